@@ -1,0 +1,86 @@
+# Makefile - builds axonc, runs the tests, installs.
+#
+#   make                 build build/axonc
+#   make test            build with -Werror (and again with ASan/UBSan), run
+#                        every test under both, print "N passed, N failed"
+#   make demo            translate a sample, compile and run a C program using it
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# The scanner and parser are generated into build/gen (never committed).
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BISON    ?= bison
+FLEX     ?= flex
+
+BUILD    := build
+GEN      := $(BUILD)/gen
+WARN     := -std=c99 -Wall -Wextra $(if $(WERROR),-Werror)
+CPPFLAGS := -Itranslator -I$(GEN)
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+SRCS     := $(filter-out translator/embed.c,$(wildcard translator/*.c))
+GENSRCS  := $(GEN)/axon.tab.c $(GEN)/axon.lex.c $(GEN)/embedded.c
+EMBEDDED := translator/prelude.axon
+OBJS     := $(patsubst translator/%.c,$(BUILD)/obj/%.o,$(SRCS)) \
+            $(patsubst $(GEN)/%.c,$(BUILD)/obj/%.o,$(GENSRCS))
+ASANOBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(OBJS))
+
+.PHONY: all asan test demo install clean
+all: $(BUILD)/axonc
+
+$(BUILD)/axonc: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
+
+asan: $(BUILD)/asan/axonc
+$(BUILD)/asan/axonc: $(ASANOBJS)
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $(ASANOBJS)
+
+# Recompile when the flags change (e.g. WERROR=1 for the test build).
+$(BUILD)/flags.%: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(CFLAGS) $(WARN) $(if $(filter asan,$*),$(SAN))' > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+FORCE:
+
+$(BUILD)/obj/%.o: translator/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.obj
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c $< -o $@
+$(BUILD)/obj/%.o: $(GEN)/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.obj
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c $< -o $@
+$(BUILD)/asan/%.o: translator/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.asan
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -MMD -MP -c $< -o $@
+$(BUILD)/asan/%.o: $(GEN)/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.asan
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -MMD -MP -c $< -o $@
+
+$(GEN)/axon.tab.c $(GEN)/axon.tab.h: grammar/axon.y
+	@mkdir -p $(GEN)
+	$(BISON) -Wall -Werror -d -o $(GEN)/axon.tab.c $<
+$(GEN)/axon.lex.c $(GEN)/axon.lex.h: grammar/axon.l $(GEN)/axon.tab.h
+	@mkdir -p $(GEN)
+	$(FLEX) --header-file=$(GEN)/axon.lex.h -o $(GEN)/axon.lex.c $<
+
+$(BUILD)/embed: translator/embed.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+$(GEN)/embedded.c: $(BUILD)/embed $(EMBEDDED)
+	@mkdir -p $(GEN)
+	$(BUILD)/embed $@ axon_prelude translator/prelude.axon
+
+test:
+	$(MAKE) WERROR=1 all asan
+	tests/run-all.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/axonc $(DESTDIR)$(PREFIX)/bin/axonc
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d) $(ASANOBJS:.o=.d)

@@ -1,0 +1,489 @@
+/* axon.y - the Axon grammar (pure bison parser with byte-span locations).
+ *
+ * The language is axon-spec.md sections 2-4.  Each rule group below quotes
+ * the production it implements.  Patterns are parsed as expression lists and
+ * converted (a statement `h, c = state;` and a final expression `h, c` share
+ * a prefix), and `;` between top-level items may be left out after a `}`;
+ * both are checked in the actions.
+ */
+%code requires {
+#include "ast.h"
+struct Parser;
+}
+
+%code provides {
+int yylex(YYSTYPE *yylval, YYLTYPE *yylloc, void *scanner);
+}
+
+%code {
+#include <string.h>
+
+#include "parse.h"
+
+/* The location of a rule spans from its first to its last symbol. */
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                      \
+    do {                                                                 \
+        if (N) {                                                         \
+            (Cur).src = YYRHSLOC(Rhs, 1).src;                            \
+            (Cur).start = YYRHSLOC(Rhs, 1).start;                        \
+            (Cur).end = YYRHSLOC(Rhs, N).end;                            \
+        } else {                                                         \
+            (Cur).src = YYRHSLOC(Rhs, 0).src;                            \
+            (Cur).start = (Cur).end = YYRHSLOC(Rhs, 0).end;              \
+        }                                                                \
+    } while (0)
+
+#define A (P->arena)
+#define YYMAXDEPTH 100000
+
+static void add_item(struct Parser *P, Item *it);
+static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc);
+static Stmt *make_stmt(struct Parser *P, Expr *lhs, TExpr *ann, Expr *rhs, Loc loc);
+static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts, Expr *body, Loc loc, Loc body_loc);
+
+/* Only reached when the parser's stack overflows; parse.c reports it. */
+static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
+{
+    (void)loc; (void)scanner; (void)P; (void)msg;
+}
+}
+
+%define api.pure full
+%define api.location.type {Loc}
+%define parse.error custom
+%locations
+%expect 0
+%param {void *scanner}
+%parse-param {struct Parser *P}
+
+%union {
+    int64_t ival;
+    double fval;
+    const char *str;
+    Expr *expr;
+    TExpr *texpr;
+    SExpr *sexpr;
+    SAtom *satom;
+    DExpr *dexpr;
+    Param *param;
+    Stmt *stmt;
+    PtrVec vec;
+    char op;
+}
+
+%token END 0 "end of file"
+%token <str> IDENT "identifier"
+%token <ival> INT "integer"
+%token <fval> FLOAT "number"
+%token INF "inf"
+%token FN "fn"
+%token EXTERN "extern"
+%token ARROW "->"
+
+%type <expr> expr postfix primary fnexpr arg exprlist_expr
+%type <vec> args exprlist params stmts types shapes dims
+%type <param> param
+%type <stmt> stmt
+%type <texpr> type ret_opt
+%type <sexpr> shape
+%type <satom> satom
+%type <dexpr> dim dprim pdim
+%type <op> dop
+%type <str> opname
+
+/* `t g` is always read as a tensor type with shape variable g. */
+%precedence TYPE_NAME
+%precedence IDENT
+%left '+' '-'
+%left '*' '/'
+%precedence UMINUS
+
+%%
+
+/* program := { item [;] } -- items are separated by `;`, optional after `}` */
+program
+    : %empty
+    | program ';'               { P->need_sep = 0; }
+    | program item
+    | program error ';'         { P->need_sep = 0; yyerrok; }
+    ;
+
+/* item := name = expr | fn (...) {...} | extern name : type */
+item
+    : IDENT '=' expr
+        {
+            Item *it = ar_alloc(A, sizeof *it);
+            it->kind = IT_BIND; it->name = $1; it->loc = @$; it->name_loc = @1; it->value = $3;
+            add_item(P, it);
+        }
+    | fnexpr
+        {
+            Item *it = ar_alloc(A, sizeof *it);
+            it->kind = IT_MAIN; it->name = ast_main_name(A, P->src->name); it->loc = @$;
+            it->name_loc = @1; it->name_loc.end = it->name_loc.start + 2; it->value = $1;
+            add_item(P, it);
+        }
+    | EXTERN IDENT ':' type
+        {
+            Item *it = ar_alloc(A, sizeof *it);
+            it->kind = IT_EXTERN; it->name = $2; it->loc = @$; it->name_loc = @2; it->type = $4;
+            add_item(P, it);
+        }
+    | EXTERN opname ':' type
+        {
+            if (!P->prelude)
+                diag_error(P->diag, @2, "only the built-in prelude may declare an operator");
+            Item *it = ar_alloc(A, sizeof *it);
+            it->kind = IT_EXTERN; it->name = $2; it->loc = @$; it->name_loc = @2; it->type = $4;
+            add_item(P, it);
+        }
+    ;
+
+opname
+    : '+' { $$ = "+"; } | '-' { $$ = "-"; } | '*' { $$ = "*"; } | '/' { $$ = "/"; }
+    ;
+
+/* expr := expr (+|-|*|/) expr | - expr | postfix      (* and / bind tighter) */
+expr
+    : expr '+' expr             { $$ = ast_binary(A, "+", $1, $3, @2); parse_check_depth(P, $$->depth, @$); }
+    | expr '-' expr             { $$ = ast_binary(A, "-", $1, $3, @2); parse_check_depth(P, $$->depth, @$); }
+    | expr '*' expr             { $$ = ast_binary(A, "*", $1, $3, @2); parse_check_depth(P, $$->depth, @$); }
+    | expr '/' expr             { $$ = ast_binary(A, "/", $1, $3, @2); parse_check_depth(P, $$->depth, @$); }
+    | '-' expr %prec UMINUS
+        {
+            $$ = ast_expr(A, EX_NEG, @$); $$->l = $2; $$->op_loc = @1; $$->name = "__neg";
+            AST_DEEPER($$, $2); parse_check_depth(P, $$->depth, @$);
+        }
+    | postfix
+    ;
+
+/* postfix := primary | postfix ( args ) */
+postfix
+    : primary
+    | postfix '(' ')'
+        { $$ = ast_expr(A, EX_CALL, @$); $$->fn = $1; AST_DEEPER($$, $1); }
+    | postfix '(' args ')'
+        {
+            $$ = ast_expr(A, EX_CALL, @$); $$->fn = $1; $$->args = $3; AST_DEEPER($$, $1);
+            for (int i = 0; i < $3.n; i++) AST_DEEPER($$, (Expr *)$3.items[i]);
+            parse_check_depth(P, $$->depth, @$);
+        }
+    ;
+
+/* arg := expr | + | - | * | /     (an operator in argument position is the
+ *                                  operator itself, as in reduce(+, 0f, z)) */
+args
+    : arg                       { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
+    | args ',' arg              { $$ = $1; pv_push(A, &$$, $3); }
+    ;
+arg
+    : expr
+    | '+'                       { $$ = ast_expr(A, EX_OP, @$); $$->name = "+"; }
+    | '-'                       { $$ = ast_expr(A, EX_OP, @$); $$->name = "-"; }
+    | '*'                       { $$ = ast_expr(A, EX_OP, @$); $$->name = "*"; }
+    | '/'                       { $$ = ast_expr(A, EX_OP, @$); $$->name = "/"; }
+    ;
+
+/* primary := name | literal | ( expr ) | ( expr, expr, ... ) | fn */
+primary
+    : IDENT                     { $$ = ast_expr(A, EX_NAME, @$); $$->name = $1; }
+    | INT                       { $$ = ast_expr(A, EX_INT, @$); $$->ival = $1; }
+    | FLOAT                     { $$ = ast_expr(A, EX_FLOAT, @$); $$->fval = $1; }
+    | INF                       { $$ = ast_expr(A, EX_FLOAT, @$); $$->fval = 0; $$->name = "inf"; }
+    | '(' expr ')'              { $$ = $2; }
+    | '(' expr ',' exprlist ')'
+        {
+            PtrVec v = {0};
+            pv_push(A, &v, $2);
+            for (int i = 0; i < $4.n; i++) pv_push(A, &v, $4.items[i]);
+            $$ = tuple_of(P, &v, @$);
+        }
+    | fnexpr
+    ;
+
+/* fn := fn ( [param {, param}] ) [: type] { body }
+ * param := name [: type]
+ * body := { stmt } exprlist [;] */
+fnexpr
+    : FN '(' ')' ret_opt '{' stmts exprlist_expr semi_opt '}'
+        { PtrVec none = {0}; $$ = make_fn(P, &none, $4, &$6, $7, @$, @7); }
+    | FN '(' params ')' ret_opt '{' stmts exprlist_expr semi_opt '}'
+        { $$ = make_fn(P, &$3, $5, &$7, $8, @$, @8); }
+    | FN '(' ')' ret_opt '{' stmts error '}'
+        { $$ = ast_expr(A, EX_NAME, @$); $$->name = "_"; yyerrok; }
+    | FN '(' params ')' ret_opt '{' stmts error '}'
+        { $$ = ast_expr(A, EX_NAME, @$); $$->name = "_"; yyerrok; }
+    ;
+ret_opt
+    : %empty                    { $$ = NULL; }
+    | ':' type                  { $$ = $2; }
+    ;
+semi_opt
+    : %empty
+    | ';'
+    ;
+params
+    : param                     { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
+    | params ',' param          { $$ = $1; pv_push(A, &$$, $3); }
+    ;
+param
+    : IDENT
+        { $$ = ar_alloc(A, sizeof *$$); $$->name = $1; $$->loc = @1; }
+    | IDENT ':' type
+        { $$ = ar_alloc(A, sizeof *$$); $$->name = $1; $$->loc = @1; $$->ann = $3; }
+    ;
+
+/* stmt := pattern = exprlist ; | name : type = exprlist ; */
+stmts
+    : %empty                    { $$ = (PtrVec){0}; }
+    | stmts stmt                { $$ = $1; if ($2) pv_push(A, &$$, $2); }
+    ;
+stmt
+    : exprlist_expr '=' exprlist_expr ';'   { $$ = make_stmt(P, $1, NULL, $3, @$); }
+    | IDENT ':' type '=' exprlist_expr ';'
+        {
+            Expr *name = ast_expr(A, EX_NAME, @1); name->name = $1;
+            $$ = make_stmt(P, name, $3, $5, @$);
+        }
+    | error ';'                 { $$ = NULL; yyerrok; }
+    ;
+
+/* exprlist := expr {, expr}   (more than one makes a tuple) */
+exprlist_expr
+    : exprlist                  { $$ = $1.n == 1 ? $1.items[0] : tuple_of(P, &$1, @$); }
+    ;
+exprlist
+    : expr                      { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
+    | exprlist ',' expr         { $$ = $1; pv_push(A, &$$, $3); }
+    ;
+
+/* type := name                  a whole-type variable, or a scalar (f32)
+ *       | elem shape            f32 [n, n], t s @ [4]
+ *       | ( type, ... )         a tuple (one type in parentheses is itself)
+ *       | ( [type, ...] ) -> type */
+type
+    : IDENT %prec TYPE_NAME
+        { $$ = ast_type(A, TX_NAME, @$); $$->name = $1; $$->name_loc = @1; }
+    | IDENT shape
+        {
+            $$ = ast_type(A, TX_TENSOR, @$); $$->name = $1; $$->name_loc = @1; $$->shape = $2;
+            AST_DEEPER($$, $2); parse_check_depth(P, $$->depth, @$);
+        }
+    | '(' ')' ARROW type
+        { $$ = ast_type(A, TX_FUNC, @$); $$->ret = $4; AST_DEEPER($$, $4); }
+    | '(' types ')'
+        {
+            if ($2.n == 1) {
+                $$ = $2.items[0];
+            } else {
+                $$ = ast_type(A, TX_TUPLE, @$); $$->items = $2;
+                for (int i = 0; i < $2.n; i++) AST_DEEPER($$, (TExpr *)$2.items[i]);
+            }
+            parse_check_depth(P, $$->depth, @$);
+        }
+    | '(' types ')' ARROW type
+        {
+            $$ = ast_type(A, TX_FUNC, @$); $$->items = $2; $$->ret = $5;
+            for (int i = 0; i < $2.n; i++) AST_DEEPER($$, (TExpr *)$2.items[i]);
+            AST_DEEPER($$, $5); parse_check_depth(P, $$->depth, @$);
+        }
+    ;
+types
+    : type                      { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
+    | types ',' type            { $$ = $1; pv_push(A, &$$, $3); }
+    ;
+
+/* shape := satom {@ satom}
+ * satom := [] | [dim, ...] | name | broadcast(shape, ...) */
+shape
+    : satom                     { $$ = ast_shape(A, $1); }
+    | shape '@' satom
+        { $$ = $1; pv_push(A, &$$->atoms, $3); $$->loc = @$; AST_DEEPER($$, $3); }
+    ;
+satom
+    : IDENT                     { $$ = ast_satom(A, SA_VAR, @$); $$->name = $1; }
+    | '[' ']'                   { $$ = ast_satom(A, SA_DIMS, @$); }
+    | '[' dims ']'
+        {
+            $$ = ast_satom(A, SA_DIMS, @$); $$->dims = $2;
+            for (int i = 0; i < $2.n; i++) AST_DEEPER($$, (DExpr *)$2.items[i]);
+        }
+    | IDENT '(' shapes ')'
+        {
+            $$ = ast_satom(A, SA_BCAST, @$); $$->name = $1; $$->shapes = $3;
+            for (int i = 0; i < $3.n; i++) AST_DEEPER($$, (SExpr *)$3.items[i]);
+            parse_check_depth(P, $$->depth, @$);
+        }
+    ;
+shapes
+    : shape                     { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
+    | shapes ',' shape          { $$ = $1; pv_push(A, &$$, $3); }
+    ;
+
+/* dim := dim (+|-|*|/) dim | integer | name | * | ? | ( dim )
+ *      | (op dim dim)          the paper's prefix form, e.g. (* 2 m)
+ *      | broadcast(dim, ...) */
+dims
+    : dim                       { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
+    | dims ',' dim              { $$ = $1; pv_push(A, &$$, $3); }
+    ;
+dim
+    : dim '+' dim               { $$ = ast_dim_bin(A, '+', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
+    | dim '-' dim               { $$ = ast_dim_bin(A, '-', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
+    | dim '*' dim               { $$ = ast_dim_bin(A, '*', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
+    | dim '/' dim               { $$ = ast_dim_bin(A, '/', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
+    | dprim
+    ;
+dprim
+    : INT                       { $$ = ast_dim(A, DX_INT, @$); $$->ival = $1; }
+    | IDENT                     { $$ = ast_dim(A, DX_NAME, @$); $$->name = $1; }
+    | '*'                       { $$ = ast_dim(A, DX_RAGGED, @$); }
+    | '?'                       { $$ = ast_dim(A, DX_DYN, @$); }
+    | '(' dim ')'               { $$ = $2; }
+    | '(' dop pdim pdim ')'     { $$ = ast_dim_bin(A, $2, $3, $4, @$); parse_check_depth(P, $$->depth, @$); }
+    | IDENT '(' dims ')'
+        {
+            $$ = ast_dim(A, DX_BCAST, @$); $$->name = $1; $$->args = $3;
+            for (int i = 0; i < $3.n; i++) AST_DEEPER($$, (DExpr *)$3.items[i]);
+            parse_check_depth(P, $$->depth, @$);
+        }
+    ;
+/* Operands of the prefix form: no bare `*` (it would read as the operator). */
+pdim
+    : INT                       { $$ = ast_dim(A, DX_INT, @$); $$->ival = $1; }
+    | IDENT                     { $$ = ast_dim(A, DX_NAME, @$); $$->name = $1; }
+    | '?'                       { $$ = ast_dim(A, DX_DYN, @$); }
+    | '(' dim ')'               { $$ = $2; }
+    | '(' dop pdim pdim ')'     { $$ = ast_dim_bin(A, $2, $3, $4, @$); parse_check_depth(P, $$->depth, @$); }
+    ;
+dop
+    : '+' { $$ = '+'; } | '-' { $$ = '-'; } | '*' { $$ = '*'; } | '/' { $$ = '/'; }
+    ;
+
+%%
+
+/* Items after the first need a `;` before them, unless the previous item
+ * ended with a `}` (axon-spec.md section 2). */
+static void add_item(struct Parser *P, Item *it)
+{
+    if (P->need_sep)
+        diag_error(P->diag, it->loc, "expected ';' before this item");
+    pv_push(A, &P->prog->items, it);
+    P->need_sep = !(it->loc.end > 0 && P->src->text[it->loc.end - 1] == '}');
+    P->too_deep = 0;
+}
+
+static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc)
+{
+    Expr *e = ast_expr(A, EX_TUPLE, loc);
+    e->args = *items;
+    for (int i = 0; i < items->n; i++)
+        AST_DEEPER(e, (Expr *)items->items[i]);
+    parse_check_depth(P, e->depth, loc);
+    return e;
+}
+
+static Stmt *make_stmt(struct Parser *P, Expr *lhs, TExpr *ann, Expr *rhs, Loc loc)
+{
+    Loc bad;
+    Pattern *pat = ast_pattern_from_expr(A, lhs, &bad);
+    if (!pat) {
+        diag_error(P->diag, bad, "invalid pattern: expected a name, '_' or a tuple of patterns");
+        return NULL;
+    }
+    Stmt *s = ar_alloc(A, sizeof *s);
+    s->loc = loc;
+    s->pat = pat;
+    s->ann = ann;
+    s->value = rhs;
+    return s;
+}
+
+static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts, Expr *body, Loc loc, Loc body_loc)
+{
+    Expr *e = ast_expr(A, EX_FN, loc);
+    FnExpr *f = ar_alloc(A, sizeof *f);
+    f->params = *params;
+    f->ret = ret;
+    f->stmts = *stmts;
+    f->body = body;
+    f->body_loc = body_loc;
+    e->lam = f;
+    AST_DEEPER(e, body);
+    for (int i = 0; i < stmts->n; i++)
+        AST_DEEPER(e, ((Stmt *)stmts->items[i])->value);
+    parse_check_depth(P, e->depth, loc);
+    return e;
+}
+
+/* Syntax errors name what was found and what was expected; when the
+ * innermost open bracket's closer is among the expected tokens, the error
+ * says which bracket it would close (as Lua does). */
+int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser *P)
+{
+    (void)scanner;
+    enum { MAXEXP = 6, ALLEXP = 64 };
+    yysymbol_kind_t exp[ALLEXP];
+    int n = yypcontext_expected_tokens(ctx, exp, ALLEXP);
+    /* Where an expression may start, say so rather than list every token. */
+    int expr_start = 0;
+    for (int i = 0; i < n; i++)
+        if (exp[i] == YYSYMBOL_FN)
+            expr_start = 1;
+    if (expr_start) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (exp[i] != YYSYMBOL_FN && exp[i] != YYSYMBOL_IDENT && exp[i] != YYSYMBOL_INT &&
+                exp[i] != YYSYMBOL_FLOAT && exp[i] != YYSYMBOL_INF &&
+                strcmp(yysymbol_name(exp[i]), "'('") != 0 && strcmp(yysymbol_name(exp[i]), "'-'") != 0)
+                exp[k++] = exp[i];
+        n = k;
+    }
+    yysymbol_kind_t got = yypcontext_token(ctx);
+    const Loc *loc = yypcontext_location(ctx);
+    char found[64];
+    if (got == YYSYMBOL_YYEOF || got == YYSYMBOL_YYEMPTY) {
+        snprintf(found, sizeof found, "end of file");
+    } else {
+        uint32_t len = loc->end - loc->start;
+        if (len > 40)
+            len = 40;
+        snprintf(found, sizeof found, "'%.*s'", (int)len, P->src->text + loc->start);
+        for (char *c = found; *c; c++)
+            if ((unsigned char)*c < 32 || (unsigned char)*c >= 127)
+                *c = '?';
+    }
+    char expected[256] = "";
+    size_t k = 0;
+    if (expr_start)
+        k += (size_t)snprintf(expected, sizeof expected, "an expression");
+    if (n > 0 && n < MAXEXP) {
+        for (int i = 0; i < n && k < sizeof expected; i++) {
+            const char *name = yysymbol_name(exp[i]);
+            k += (size_t)snprintf(expected + k, sizeof expected - k, "%s%s",
+                                  i == 0 && !expr_start ? "" : i == n - 1 ? " or " : ", ", name);
+        }
+    }
+    char closing[96] = "";
+    /* The unexpected token may itself have opened a bracket. */
+    int top = P->nopen - 1;
+    if (top >= 0 && P->open[top].loc.start == loc->start)
+        top--;
+    if (top >= 0 && n > 0 && n < MAXEXP) {
+        Bracket *b = &P->open[top];
+        char closer = b->ch == '(' ? ')' : b->ch == '[' ? ']' : '}';
+        for (int i = 0; i < n; i++) {
+            const char *name = yysymbol_name(exp[i]);
+            if (name[0] == '\'' && name[1] == closer) {
+                int line, col;
+                src_line_col(P->src, b->loc.start, &line, &col);
+                snprintf(closing, sizeof closing, " (to close '%c' at line %d, column %d)", b->ch, line, col);
+            }
+        }
+    }
+    if (expected[0])
+        diag_error(P->diag, *loc, "syntax error: unexpected %s, expected %s%s", found, expected, closing);
+    else
+        diag_error(P->diag, *loc, "syntax error: unexpected %s", found);
+    return 0;
+}

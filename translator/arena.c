@@ -1,0 +1,198 @@
+/* arena.c - chunked bump allocation for one compilation (see arena.h). */
+#include "arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ArChunk {
+    ArChunk *next;
+    size_t size;
+    /* payload follows, aligned to max_align_t by the union below */
+    union { long double ld; void *p; long long ll; } payload[];
+};
+
+enum { AR_CHUNK = 64 * 1024, AR_ALIGN = 16 };
+
+static void ar_oom(void)
+{
+    fputs("axonc: error: out of memory\n", stderr);
+    exit(1);
+}
+
+void ar_init(Arena *a)
+{
+    a->head = NULL;
+    a->used = 0;
+    a->total = 0;
+}
+
+void ar_free(Arena *a)
+{
+    ArChunk *c = a->head;
+    while (c) {
+        ArChunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    ar_init(a);
+}
+
+/* Adds a chunk of at least `need` bytes.  A large object gets a chunk of its
+ * own, linked behind the current one so that the current chunk's free space
+ * is not wasted; its payload is returned.  Otherwise the new chunk becomes the
+ * current one and NULL is returned. */
+static void *ar_new_chunk(Arena *a, size_t need)
+{
+    int dedicated = need > AR_CHUNK;
+    size_t size = dedicated ? need : AR_CHUNK;
+    if (size > SIZE_MAX - sizeof(ArChunk))
+        ar_oom();
+    ArChunk *c = malloc(sizeof(ArChunk) + size);
+    if (!c)
+        ar_oom();
+    c->size = size;
+    a->total += size;
+    if (dedicated && a->head) {
+        c->next = a->head->next;
+        a->head->next = c;
+        return c->payload;
+    }
+    c->next = a->head;
+    a->head = c;
+    a->used = dedicated ? size : 0;
+    return dedicated ? c->payload : NULL;
+}
+
+void *ar_alloc(Arena *a, size_t size)
+{
+    if (size == 0)
+        size = 1;
+    if (size > SIZE_MAX - AR_ALIGN)
+        ar_oom();
+    size = (size + AR_ALIGN - 1) & ~(size_t)(AR_ALIGN - 1);
+    void *p;
+    if (size > AR_CHUNK) {
+        p = ar_new_chunk(a, size);
+    } else {
+        if (!a->head || a->used + size > a->head->size)
+            ar_new_chunk(a, size);
+        p = (char *)a->head->payload + a->used;
+        a->used += size;
+    }
+    memset(p, 0, size);
+    return p;
+}
+
+void *ar_grow(Arena *a, void *old, size_t old_size, size_t new_size)
+{
+    void *p = ar_alloc(a, new_size);
+    if (old && old_size)
+        memcpy(p, old, old_size < new_size ? old_size : new_size);
+    return p;
+}
+
+char *ar_strndup(Arena *a, const char *s, size_t n)
+{
+    char *p = ar_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *ar_strdup(Arena *a, const char *s)
+{
+    return ar_strndup(a, s, strlen(s));
+}
+
+char *ar_printf(Arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    char *p = ar_alloc(a, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void pv_push(Arena *a, PtrVec *v, void *item)
+{
+    if (v->n == v->cap) {
+        int ncap = v->cap ? v->cap * 2 : 4;
+        v->items = ar_grow(a, v->items, sizeof(void *) * (size_t)v->cap,
+                           sizeof(void *) * (size_t)ncap);
+        v->cap = ncap;
+    }
+    v->items[v->n++] = item;
+}
+
+void buf_init(Buf *b, Arena *a)
+{
+    b->a = a;
+    b->p = NULL;
+    b->n = b->cap = 0;
+    b->limit = 0;
+    b->full = 0;
+}
+
+static void buf_reserve(Buf *b, size_t extra)
+{
+    if (b->n + extra + 1 <= b->cap)
+        return;
+    size_t ncap = b->cap ? b->cap * 2 : 64;
+    while (ncap < b->n + extra + 1)
+        ncap *= 2;
+    b->p = ar_grow(b->a, b->p, b->cap, ncap);
+    b->cap = ncap;
+}
+
+void buf_puts(Buf *b, const char *s)
+{
+    size_t len = strlen(s);
+    if (b->full || (b->limit && b->n + len > b->limit)) {
+        b->full = 1;
+        return;
+    }
+    buf_reserve(b, len);
+    memcpy(b->p + b->n, s, len);
+    b->n += len;
+    b->p[b->n] = 0;
+}
+
+void buf_putc(Buf *b, char c)
+{
+    char s[2] = { c, 0 };
+    buf_puts(b, s);
+}
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        buf_puts(b, small);
+        return;
+    }
+    char *big = ar_alloc(b->a, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    buf_puts(b, big);
+}
+
+const char *buf_str(Buf *b)
+{
+    return b->p ? b->p : "";
+}

@@ -1,0 +1,182 @@
+/* ast.h - the syntax tree that the parser builds and inference annotates.
+ *
+ * Expressions, patterns, statements, functions, and the syntax of type
+ * annotations (types, shapes, dimensions) exactly as written; turning an
+ * annotation into a semantic type is elab.c's job.  Every node records its
+ * byte span and its depth, so that absurdly deep input is refused with a
+ * diagnostic instead of overflowing the stack later.
+ */
+#ifndef AXONC_AST_H
+#define AXONC_AST_H
+
+#include <stdint.h>
+
+#include "arena.h"
+#include "source.h"
+
+enum { AST_MAX_DEPTH = 1000 };   /* nesting limit, with a diagnostic (docs/language.md) */
+
+typedef struct TExpr TExpr;
+typedef struct SExpr SExpr;
+typedef struct DExpr DExpr;
+typedef struct Expr Expr;
+typedef struct Type Type;
+
+/* ---- annotations ---------------------------------------------------- */
+
+typedef enum {
+    DX_INT,      /* 42 */
+    DX_NAME,     /* n */
+    DX_RAGGED,   /* *  (variable / ragged dimension) */
+    DX_DYN,      /* ?  (known only at run time) */
+    DX_BIN,      /* d1 op d2, infix or the paper's prefix form */
+    DX_BCAST     /* broadcast(d1, d2, ...) */
+} DExprKind;
+
+struct DExpr {
+    DExprKind kind;
+    Loc loc;
+    int depth;
+    int64_t ival;
+    const char *name;
+    char op;               /* '+', '-', '*', '/' */
+    DExpr *l, *r;
+    PtrVec args;           /* DExpr*, for DX_BCAST */
+};
+
+typedef enum {
+    SA_DIMS,     /* [d1, ..., dn] */
+    SA_VAR,      /* s */
+    SA_BCAST     /* broadcast(s1, s2, ...) */
+} SAtomKind;
+
+typedef struct SAtom {
+    SAtomKind kind;
+    Loc loc;
+    int depth;
+    const char *name;
+    PtrVec dims;           /* DExpr* */
+    PtrVec shapes;         /* SExpr* */
+} SAtom;
+
+struct SExpr {             /* a1 @ a2 @ ... */
+    Loc loc;
+    int depth;
+    PtrVec atoms;          /* SAtom* */
+};
+
+typedef enum {
+    TX_NAME,     /* r (a whole-type variable) or f32 (a scalar) */
+    TX_TENSOR,   /* elem shape */
+    TX_TUPLE,    /* (T1, T2) */
+    TX_FUNC      /* (T1, T2) -> R */
+} TExprKind;
+
+struct TExpr {
+    TExprKind kind;
+    Loc loc;
+    int depth;
+    const char *name;      /* TX_NAME, TX_TENSOR: the element (or type) name */
+    Loc name_loc;
+    SExpr *shape;          /* TX_TENSOR */
+    PtrVec items;          /* TExpr*: tuple items or parameters */
+    TExpr *ret;            /* TX_FUNC */
+};
+
+/* ---- expressions ---------------------------------------------------- */
+
+typedef enum { PAT_NAME, PAT_WILD, PAT_TUPLE } PatKind;
+
+typedef struct Pattern {
+    PatKind kind;
+    Loc loc;
+    const char *name;
+    PtrVec items;          /* Pattern* */
+    Type *type;            /* set by inference */
+} Pattern;
+
+typedef struct Param {
+    const char *name;
+    Loc loc;
+    TExpr *ann;            /* may be NULL */
+    Type *type;            /* set by inference */
+} Param;
+
+typedef struct Stmt {
+    Loc loc;
+    Pattern *pat;
+    TExpr *ann;            /* `name : T = e;` */
+    Expr *value;
+} Stmt;
+
+typedef struct FnExpr {
+    PtrVec params;         /* Param* */
+    TExpr *ret;            /* may be NULL */
+    PtrVec stmts;          /* Stmt* */
+    Expr *body;            /* the final expression */
+    Loc body_loc;
+} FnExpr;
+
+typedef enum {
+    EX_NAME,     /* x */
+    EX_INT,      /* 3 */
+    EX_FLOAT,    /* 1.5, 0f, inf */
+    EX_OP,       /* + in argument position: the operator as a function */
+    EX_CALL,     /* f(a, b) */
+    EX_BINARY,   /* a + b */
+    EX_NEG,      /* -a */
+    EX_TUPLE,    /* (a, b) or a final `a, b` */
+    EX_FN        /* fn (params) [: T] { body } */
+} ExprKind;
+
+struct Expr {
+    ExprKind kind;
+    Loc loc;
+    int depth;
+    const char *name;      /* EX_NAME; EX_OP/EX_BINARY: the operator's name */
+    int64_t ival;
+    double fval;
+    Expr *fn;              /* EX_CALL */
+    PtrVec args;           /* EX_CALL arguments, EX_TUPLE items (Expr*) */
+    Expr *l, *r;           /* EX_BINARY; EX_NEG uses l */
+    FnExpr *lam;           /* EX_FN */
+    Loc op_loc;            /* EX_BINARY, EX_NEG: the operator itself */
+    Type *type;            /* set by inference */
+};
+
+/* ---- programs ------------------------------------------------------- */
+
+typedef enum { IT_BIND, IT_MAIN, IT_EXTERN } ItemKind;
+
+typedef struct Item {
+    ItemKind kind;
+    const char *name;
+    Loc loc, name_loc;
+    Expr *value;           /* IT_BIND, IT_MAIN */
+    TExpr *type;           /* IT_EXTERN */
+} Item;
+
+typedef struct Program {
+    const Source *src;
+    PtrVec items;          /* Item* */
+} Program;
+
+/* Constructors (ast.c).  Each one computes the node's depth. */
+DExpr *ast_dim(Arena *a, DExprKind k, Loc loc);
+DExpr *ast_dim_bin(Arena *a, char op, DExpr *l, DExpr *r, Loc loc);
+SAtom *ast_satom(Arena *a, SAtomKind k, Loc loc);
+SExpr *ast_shape(Arena *a, SAtom *first);
+TExpr *ast_type(Arena *a, TExprKind k, Loc loc);
+Expr *ast_expr(Arena *a, ExprKind k, Loc loc);
+Expr *ast_binary(Arena *a, const char *op, Expr *l, Expr *r, Loc oploc);
+Pattern *ast_pattern_from_expr(Arena *a, Expr *e, Loc *bad);
+const char *ast_main_name(Arena *a, const char *path);
+
+/* Raises a parent's depth to one more than a child's. */
+#define AST_DEEPER(parent, child)                                        \
+    do {                                                                 \
+        if ((child) && (child)->depth + 1 > (parent)->depth)             \
+            (parent)->depth = (child)->depth + 1;                        \
+    } while (0)
+
+#endif

@@ -1,0 +1,67 @@
+/* compile.c - the pipeline of one compilation: read the source, parse the
+ * embedded prelude and the program, infer, and print signatures. */
+#include "compile.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "parse.h"
+#include "print.h"
+
+extern const char axon_prelude[];
+extern const unsigned long axon_prelude_len;
+
+enum { SIGNATURE_LIMIT = 16 * 1024 * 1024 };
+
+int compile_file(Compilation *cp, const char *path, FILE *diag_out)
+{
+    memset(cp, 0, sizeof *cp);
+    ar_init(&cp->arena);
+    diag_init(&cp->diag, diag_out);
+    cp->ctx.arena = &cp->arena;
+    cp->ctx.diag = &cp->diag;
+
+    Source *src = src_load(&cp->arena, path);
+    if (!src) {
+        fprintf(diag_out, "axonc: error: cannot read '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    cp->src = src;
+    Source *pre = src_from_text(&cp->arena, "<prelude>", axon_prelude, axon_prelude_len, 1);
+    cp->prelude = parse_source(&cp->arena, &cp->diag, pre, 1);
+    if (cp->diag.errors) {
+        fprintf(diag_out, "axonc: internal error: the prelude does not parse\n");
+        return 1;
+    }
+    cp->prog = parse_source(&cp->arena, &cp->diag, src, 0);
+    if (cp->diag.errors)
+        return 1;
+    infer_program(&cp->ctx, cp->prelude, cp->prog, &cp->checked);
+    if (cp->diag.errors)
+        return 1;
+    cp->ok = 1;
+    return 0;
+}
+
+void compile_free(Compilation *cp)
+{
+    ar_free(&cp->arena);
+}
+
+const char *compile_signatures(Compilation *cp)
+{
+    Buf out;
+    buf_init(&out, &cp->arena);
+    out.limit = SIGNATURE_LIMIT;
+    for (int i = 0; i < cp->checked.bindings.n; i++) {
+        Binding *b = cp->checked.bindings.items[i];
+        buf_printf(&out, "%s : %s\n", b->item->name, pr_scheme_str(&cp->ctx, b->scheme, 0));
+        if (out.full) {
+            diag_error(&cp->diag, b->item->name_loc,
+                       "the signature of '%s' is too large to print (over %d bytes)", b->item->name,
+                       SIGNATURE_LIMIT);
+            return NULL;
+        }
+    }
+    return buf_str(&out);
+}

@@ -1,0 +1,25 @@
+/* compile.h - one compilation: the arena, the diagnostics, the prelude and
+ * the user's program read and inferred. */
+#ifndef AXONC_COMPILE_H
+#define AXONC_COMPILE_H
+
+#include "infer.h"
+
+typedef struct Compilation {
+    Arena arena;
+    Diag diag;
+    Ctx ctx;
+    const Source *src;
+    Program *prelude, *prog;
+    Checked checked;
+    int ok;
+} Compilation;
+
+/* Reads and infers `path`.  Returns 0 on success; on failure the
+ * diagnostics have been printed and the return value is the exit status. */
+int compile_file(Compilation *cp, const char *path, FILE *diag_out);
+void compile_free(Compilation *cp);
+/* "name : signature" lines for `axonc check`.  NULL if one is too large. */
+const char *compile_signatures(Compilation *cp);
+
+#endif

@@ -1,0 +1,613 @@
+/* constraint.c - the constraints that could not be solved on the spot:
+ * broadcasts, residual equations, non-negativity of a difference.
+ *
+ * A constraint watches the unbound variables it mentions; binding one puts
+ * it back on the queue, and solve_drain() looks at queued constraints until
+ * none is left, so inference does not depend on the order of facts.
+ *
+ * Broadcasting (axon-spec.md section 5), solved symbolically:
+ *   broadcast(x, x) = x            broadcast(x, []) = x
+ *   broadcast(p @ q, q) = p @ q    (identical trailing segments peel off)
+ *   trailing axes pair up:  broadcast(s @ [m], t @ [n]) = broadcast(s, t) @ [broadcast(m, n)]
+ *   dimensions:  n with n is n;  1 with n is n;  c1 with c2 (both not 1,
+ *   different) FAILS;  c with symbolic n is c, and n must be 1 or c (a
+ *   residual check);  two different symbolic sizes stay broadcast(m, n).
+ * broadcast is associative, commutative and idempotent, so operands that
+ * are themselves unresolved broadcasts are flattened into one.
+ */
+#include <string.h>
+
+#include "dim.h"
+#include "print.h"
+#include "solve_int.h"
+#include "types.h"
+
+Constraint *cons_new(Ctx *c, CKind kind, const Origin *why)
+{
+    Constraint *k = ar_alloc(c->arena, sizeof *k);
+    k->kind = kind;
+    k->why = why;
+    k->id = ++c->next_id;
+    return k;
+}
+
+void cons_add(Ctx *c, Constraint *k)
+{
+    if (c->level >= c->npending) {
+        int n = c->level + 8;
+        c->pending = ar_grow(c->arena, c->pending, sizeof(PtrVec) * (size_t)c->npending,
+                             sizeof(PtrVec) * (size_t)n);
+        c->npending = n;
+    }
+    k->level = c->level;
+    pv_push(c->arena, &c->pending[c->level], k);
+    pv_push(c->arena, &c->all_cons, k);
+    if (!k->queued) {
+        k->queued = 1;
+        pv_push(c->arena, &c->queue, k);
+    }
+    if (!c->draining)
+        solve_drain(c);
+}
+
+static void finish(Ctx *c, Constraint *k)
+{
+    k->done = 1;
+    if (k->rewrites)
+        rewrite_drop(c, k);
+}
+
+/* ---- visiting the terms of a constraint ----------------------------- */
+
+typedef struct Visitor {
+    void (*dvar)(Ctx *c, DVar *v, void *arg);
+    void (*svar)(Ctx *c, SVar *v, void *arg);
+    void *arg;
+} Visitor;
+
+typedef struct { Ctx *c; const Visitor *v; } DimVisit;
+
+static void visit_dvar_cb(DVar *v, void *arg)
+{
+    DimVisit *dv = arg;
+    dv->v->dvar(dv->c, v, dv->v->arg);
+}
+
+static void visit_dim(Ctx *c, Dim *d, const Visitor *v, int raw)
+{
+    DimVisit dv = { c, v };
+    dim_each_var(raw ? dim_norm_raw(c, d) : dim_norm(c, d), visit_dvar_cb, &dv);
+}
+
+static void visit_shape(Ctx *c, Shape *s, const Visitor *v)
+{
+    s = shape_norm(c, s);
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->s[i].var)
+            v->svar(c, s->s[i].var, v->arg);
+        else
+            visit_dim(c, s->s[i].dim, v, 0);
+    }
+}
+
+static void cons_visit(Ctx *c, Constraint *k, const Visitor *v)
+{
+    switch (k->kind) {
+    case C_BCAST_SHAPE:
+        for (int i = 0; i < k->ops.n; i++)
+            visit_shape(c, k->ops.items[i], v);
+        if (k->sres->link)
+            visit_shape(c, k->sres->link, v);
+        else
+            v->svar(c, k->sres, v->arg);
+        break;
+    case C_BCAST_DIM:
+        for (int i = 0; i < k->ops.n; i++)
+            visit_dim(c, k->ops.items[i], v, 0);
+        if (k->dres->link)
+            visit_dim(c, k->dres->link, v, 0);
+        else
+            v->dvar(c, k->dres, v->arg);
+        break;
+    case C_EQ_DIM:
+        visit_dim(c, k->l, v, k->rewrites);
+        visit_dim(c, k->r, v, k->rewrites);
+        break;
+    case C_EQ_SHAPE:
+        visit_shape(c, k->sl, v);
+        visit_shape(c, k->sr, v);
+        break;
+    case C_NONNEG:
+        visit_dim(c, k->l, v, 0);
+        break;
+    }
+}
+
+static void add_watch(Ctx *c, Watch **list, Constraint *k)
+{
+    for (Watch *w = *list; w; w = w->next)
+        if (w->c == k)
+            return;
+    Watch *w = ar_alloc(c->arena, sizeof *w);
+    w->c = k;
+    w->next = *list;
+    *list = w;
+}
+
+static void watch_dvar(Ctx *c, DVar *v, void *arg) { add_watch(c, &v->watch, arg); }
+static void watch_svar(Ctx *c, SVar *v, void *arg) { add_watch(c, &v->watch, arg); }
+
+void watch_cons(Ctx *c, Constraint *k)
+{
+    Visitor v = { watch_dvar, watch_svar, k };
+    cons_visit(c, k, &v);
+}
+
+/* ---- levels ----------------------------------------------------------- */
+
+typedef struct { int level; int hits; } LevelArg;
+
+static void lower_dvar(Ctx *c, DVar *v, void *arg)
+{
+    LevelArg *la = arg;
+    if (v->level > la->level && v->level != GENERIC) {
+        v->level = la->level;
+        if (v->def && !v->def->done)
+            cons_lower_levels(c, v->def, la->level);
+    }
+}
+
+static void lower_svar(Ctx *c, SVar *v, void *arg)
+{
+    LevelArg *la = arg;
+    if (v->level > la->level && v->level != GENERIC) {
+        v->level = la->level;
+        if (v->def && !v->def->done)
+            cons_lower_levels(c, v->def, la->level);
+    }
+}
+
+void cons_lower_levels(Ctx *c, Constraint *k, int level)
+{
+    LevelArg la = { level, 0 };
+    Visitor v = { lower_dvar, lower_svar, &la };
+    cons_visit(c, k, &v);
+}
+
+static void mark_dvar(Ctx *c, DVar *v, void *arg)
+{
+    (void)c;
+    LevelArg *la = arg;
+    if (v->level > la->level) {
+        v->level = GENERIC;
+        la->hits++;
+    }
+}
+
+static void mark_svar(Ctx *c, SVar *v, void *arg)
+{
+    (void)c;
+    LevelArg *la = arg;
+    if (v->level > la->level) {
+        v->level = GENERIC;
+        la->hits++;
+    }
+}
+
+void cons_mark_generic(Ctx *c, Constraint *k, int above)
+{
+    LevelArg la = { above, 0 };
+    Visitor v = { mark_dvar, mark_svar, &la };
+    cons_visit(c, k, &v);
+}
+
+static void probe_dvar(Ctx *c, DVar *v, void *arg)
+{
+    (void)c;
+    LevelArg *la = arg;
+    if (v->level > la->level)
+        la->hits++;
+}
+
+static void probe_svar(Ctx *c, SVar *v, void *arg)
+{
+    (void)c;
+    LevelArg *la = arg;
+    if (v->level > la->level)
+        la->hits++;
+}
+
+int cons_mentions_level(Ctx *c, Constraint *k, int above)
+{
+    LevelArg la = { above, 0 };
+    Visitor v = { probe_dvar, probe_svar, &la };
+    cons_visit(c, k, &v);
+    return la.hits > 0;
+}
+
+/* ---- broadcast of dimensions --------------------------------------- */
+
+Dim *bcast_dim(Ctx *c, PtrVec ops, const Origin *why)
+{
+    Constraint *k = cons_new(c, C_BCAST_DIM, why);
+    k->dres = dvar_new(c, NULL);
+    k->dres->def = k;
+    k->ops = ops;
+    Dim *r = dim_of_var(c, k->dres, why);
+    cons_add(c, k);
+    return r;
+}
+
+static int dims_contain(Ctx *c, const PtrVec *v, Dim *d)
+{
+    for (int i = 0; i < v->n; i++)
+        if (dim_equal(dim_norm(c, v->items[i]), d))
+            return 1;
+    return 0;
+}
+
+static int same_dim_set(Ctx *c, const PtrVec *a, const PtrVec *b)
+{
+    for (int i = 0; i < a->n; i++)
+        if (!dims_contain(c, b, dim_norm(c, a->items[i])))
+            return 0;
+    for (int i = 0; i < b->n; i++)
+        if (!dims_contain(c, a, dim_norm(c, b->items[i])))
+            return 0;
+    return 1;
+}
+
+/* A live broadcast definition, other than k, over the same operand set:
+ * among those k was flattened from and those watching the first operand's
+ * variables (every such definition watches them). */
+static Constraint *same_dim_def(Ctx *c, Constraint *k, const PtrVec *ops, const PtrVec *expanded)
+{
+    for (int i = 0; i < expanded->n; i++) {
+        Constraint *d = expanded->items[i];
+        if (!d->done && !d->dres->link && same_dim_set(c, &d->ops, ops))
+            return d;
+    }
+    for (int i = 0; i < ops->n; i++) {
+        Dim *d = ops->items[i];
+        if (d->nt == 0 || d->t[0].nf == 0 || !d->t[0].f[0].var)
+            continue;
+        for (Watch *w = d->t[0].f[0].var->watch; w; w = w->next) {
+            Constraint *o = w->c;
+            if (o != k && !o->done && o->kind == C_BCAST_DIM && !o->dres->link &&
+                o->ops.n == ops->n && same_dim_set(c, &o->ops, ops))
+                return o;
+        }
+        break;
+    }
+    return NULL;
+}
+
+static AX_NORETURN void err_bcast_dim(Ctx *c, Constraint *k, Dim *x, Dim *y)
+{
+    Namer nm;
+    namer_init(&nm, c, 1);
+    const char *xs = pr_dim_str(&nm, x), *ys = pr_dim_str(&nm, y);
+    diag_error(c->diag, k->why->loc, "%s: cannot broadcast size %s with size %s",
+               k->why->what, xs, ys);
+    note_origin(c, xs, x->origin);
+    if (y->origin != x->origin)
+        note_origin(c, ys, y->origin);
+    abandon(c);
+}
+
+static void examine_bcast_dim(Ctx *c, Constraint *k)
+{
+    Site site = site_of(k->why);
+    PtrVec ops = { 0 }, expanded = { 0 };
+    Dim *ragged = NULL;
+    for (int i = 0; i < k->ops.n; i++) {
+        Dim *d = dim_norm(c, k->ops.items[i]);
+        DVar *v = dim_is_var(d);
+        if (v && v->def && !v->def->done && v->def != k && v->def->kind == C_BCAST_DIM) {
+            pv_push(c->arena, &expanded, v->def);
+            for (int j = 0; j < v->def->ops.n; j++)
+                pv_push(c->arena, &ops, dim_norm(c, v->def->ops.items[j]));
+        } else {
+            pv_push(c->arena, &ops, d);
+        }
+    }
+    /* Drop 1s and duplicates; find the constants. */
+    PtrVec kept = { 0 };
+    Dim *cst = NULL;
+    int nsym = 0;
+    Dim *sym = NULL;
+    for (int i = 0; i < ops.n; i++) {
+        Dim *d = ops.items[i];
+        int64_t v;
+        if (d->ragged) {
+            ragged = d;
+            continue;
+        }
+        if (dim_is_const(d, &v)) {
+            if (v == 1)
+                continue;
+            if (cst) {
+                int64_t w;
+                dim_is_const(cst, &w);
+                if (w != v)
+                    err_bcast_dim(c, k, cst, d);
+                continue;
+            }
+            cst = d;
+        } else if (dims_contain(c, &kept, d)) {
+            continue;
+        } else {
+            nsym++;
+            sym = d;
+        }
+        pv_push(c->arena, &kept, d);
+    }
+    Dim *R = dim_of_var(c, k->dres, k->why);
+    if (ragged) {
+        /* `*` broadcasts only with `*` and 1. */
+        for (int i = 0; i < kept.n; i++)
+            u_dim(c, ragged, kept.items[i], &site);
+        k->ops = kept;
+        u_dim(c, R, ragged, &site);
+        finish(c, k);
+        return;
+    }
+    k->ops = kept;
+    Dim *result = NULL;
+    if (nsym == 0)
+        result = cst ? cst : dim_const(c, 1, k->why);
+    else if (cst)
+        result = cst;
+    else if (nsym == 1)
+        result = sym;
+    if (result) {
+        u_dim(c, R, result, &site);
+        if (nsym == 0 || (nsym == 1 && !cst))
+            finish(c, k);
+        else
+            watch_cons(c, k);
+        return;
+    }
+    /* Two or more different symbolic sizes: the same broadcast made
+     * elsewhere (broadcast is commutative and idempotent) is this one. */
+    Constraint *same = same_dim_def(c, k, &kept, &expanded);
+    if (same) {
+        u_dim(c, R, dim_of_var(c, same->dres, k->why), &site);
+        finish(c, k);
+        return;
+    }
+    if (k->dres->link) {
+        int64_t r;
+        if (dim_is_const(dim_norm(c, R), &r) && r == 1) {
+            Dim *one = dim_const(c, 1, k->why);
+            for (int i = 0; i < kept.n; i++)
+                u_dim(c, one, kept.items[i], &site);
+            finish(c, k);
+            return;
+        }
+    }
+    watch_cons(c, k);
+}
+
+/* ---- broadcast of shapes ------------------------------------------- */
+
+Shape *bcast_shape(Ctx *c, PtrVec ops, const Origin *why)
+{
+    Constraint *k = cons_new(c, C_BCAST_SHAPE, why);
+    k->sres = svar_new(c, NULL);
+    k->sres->def = k;
+    k->ops = ops;
+    Shape *r = shape_of_var(c, k->sres, why);
+    cons_add(c, k);
+    return r;
+}
+
+static int shapes_contain(Ctx *c, const PtrVec *v, Shape *s)
+{
+    for (int i = 0; i < v->n; i++)
+        if (shape_equal(shape_norm(c, v->items[i]), s))
+            return 1;
+    return 0;
+}
+
+static int same_shape_set(Ctx *c, const PtrVec *a, const PtrVec *b)
+{
+    for (int i = 0; i < a->n; i++)
+        if (!shapes_contain(c, b, shape_norm(c, a->items[i])))
+            return 0;
+    for (int i = 0; i < b->n; i++)
+        if (!shapes_contain(c, a, shape_norm(c, b->items[i])))
+            return 0;
+    return 1;
+}
+
+/* As same_dim_def, for shapes. */
+static Constraint *same_shape_def(Ctx *c, Constraint *k, const PtrVec *ops, const PtrVec *expanded)
+{
+    for (int i = 0; i < expanded->n; i++) {
+        Constraint *d = expanded->items[i];
+        if (!d->done && !d->sres->link && same_shape_set(c, &d->ops, ops))
+            return d;
+    }
+    for (int i = 0; i < ops->n; i++) {
+        Shape *s = ops->items[i];
+        SVar *v = NULL;
+        for (uint32_t j = 0; j < s->n && !v; j++)
+            v = s->s[j].var;
+        if (!v)
+            continue;
+        for (Watch *w = v->watch; w; w = w->next) {
+            Constraint *o = w->c;
+            if (o != k && !o->done && o->kind == C_BCAST_SHAPE && !o->sres->link &&
+                o->ops.n == ops->n && same_shape_set(c, &o->ops, ops))
+                return o;
+        }
+        break;
+    }
+    return NULL;
+}
+
+/* Drops empty operands and duplicates. */
+static PtrVec tidy_shapes(Ctx *c, PtrVec ops)
+{
+    PtrVec out = { 0 };
+    for (int i = 0; i < ops.n; i++) {
+        Shape *s = shape_norm(c, ops.items[i]);
+        if (s->n == 0 || shapes_contain(c, &out, s))
+            continue;
+        pv_push(c->arena, &out, s);
+    }
+    return out;
+}
+
+static void examine_bcast_shape(Ctx *c, Constraint *k)
+{
+    Site site = site_of(k->why);
+    PtrVec ops = { 0 }, expanded = { 0 };
+    for (int i = 0; i < k->ops.n; i++) {
+        Shape *s = shape_norm(c, k->ops.items[i]);
+        SVar *v = s->n == 1 ? s->s[0].var : NULL;
+        if (v && v->def && !v->def->done && v->def != k && v->def->kind == C_BCAST_SHAPE) {
+            pv_push(c->arena, &expanded, v->def);
+            for (int j = 0; j < v->def->ops.n; j++)
+                pv_push(c->arena, &ops, v->def->ops.items[j]);
+        } else {
+            pv_push(c->arena, &ops, s);
+        }
+    }
+    ops = tidy_shapes(c, ops);
+    /* Peel trailing segments: identical shape variables, or dimensions. */
+    PtrVec suffix = { 0 };                  /* in reverse order */
+    for (;;) {
+        if (ops.n <= 1)
+            break;
+        int all_dims = 1, same_var = 1;
+        SVar *var = NULL;
+        for (int i = 0; i < ops.n; i++) {
+            Shape *s = ops.items[i];
+            Seg *last = &s->s[s->n - 1];
+            if (!last->dim)
+                all_dims = 0;
+            if (!last->var || (var && last->var != var))
+                same_var = 0;
+            if (last->var)
+                var = last->var;
+        }
+        if (!all_dims && !same_var)
+            break;
+        PtrVec dims = { 0 };
+        for (int i = 0; i < ops.n; i++) {
+            Shape *s = ops.items[i];
+            if (all_dims)
+                pv_push(c->arena, &dims, s->s[s->n - 1].dim);
+            ops.items[i] = shape_slice(c, s, 0, s->n - 1, s->origin);
+        }
+        Seg *seg = ar_alloc(c->arena, sizeof *seg);
+        if (all_dims)
+            seg->dim = bcast_dim(c, dims, k->why);
+        else
+            seg->var = var;
+        pv_push(c->arena, &suffix, seg);
+        ops = tidy_shapes(c, ops);
+    }
+    Shape *prefix;
+    if (ops.n == 0) {
+        prefix = shape_new(c, 0, k->why);
+    } else if (ops.n == 1) {
+        prefix = ops.items[0];
+    } else {
+        Constraint *same = suffix.n == 0 ? same_shape_def(c, k, &ops, &expanded) : NULL;
+        if (same) {
+            prefix = shape_of_var(c, same->sres, k->why);
+        } else if (suffix.n == 0) {
+            k->ops = ops;                   /* nothing to do until more is known */
+            watch_cons(c, k);
+            return;
+        } else {
+            prefix = bcast_shape(c, ops, k->why);
+        }
+    }
+    Shape *tail = shape_new(c, (uint32_t)suffix.n, k->why);
+    for (int i = 0; i < suffix.n; i++)
+        tail->s[i] = *(Seg *)suffix.items[suffix.n - 1 - i];
+    finish(c, k);
+    u_shape(c, shape_of_var(c, k->sres, k->why), shape_concat(c, prefix, tail, k->why), &site);
+}
+
+/* ---- the other constraints ----------------------------------------- */
+
+void require_nonneg(Ctx *c, Dim *d, const Origin *why)
+{
+    Constraint *k = cons_new(c, C_NONNEG, why);
+    k->l = d;
+    cons_add(c, k);
+}
+
+static void examine_nonneg(Ctx *c, Constraint *k)
+{
+    Site site = site_of(k->why);
+    Dim *d = dim_norm(c, k->l);
+    check_overflow(c, &site);
+    int64_t v;
+    if (dim_is_const(d, &v)) {
+        if (v < 0) {
+            diag_error(c->diag, k->why->loc, "%s gives a negative size (%lld)", k->why->what, (long long)v);
+            note_origin(c, "the size", k->l->origin);
+            abandon(c);
+        }
+        finish(c, k);
+    } else if (d->ragged || !dim_has_neg(d)) {
+        finish(c, k);
+    } else {
+        watch_cons(c, k);
+    }
+}
+
+static void examine(Ctx *c, Constraint *k)
+{
+    Site site = site_of(k->why);
+    switch (k->kind) {
+    case C_EQ_DIM:
+        if (dim_solve(c, k->l, k->r, &site, k))
+            finish(c, k);
+        else
+            watch_cons(c, k);
+        break;
+    case C_EQ_SHAPE: {
+        Shape *re, *ra;
+        if (u_shape_step(c, k->sl, k->sr, &site, &re, &ra)) {
+            finish(c, k);
+        } else {
+            k->sl = re;
+            k->sr = ra;
+            watch_cons(c, k);
+        }
+        break;
+    }
+    case C_NONNEG:
+        examine_nonneg(c, k);
+        break;
+    case C_BCAST_DIM:
+        examine_bcast_dim(c, k);
+        break;
+    case C_BCAST_SHAPE:
+        examine_bcast_shape(c, k);
+        break;
+    }
+}
+
+void solve_drain(Ctx *c)
+{
+    if (c->draining)
+        return;
+    c->draining = 1;
+    while (c->qhead < c->queue.n) {
+        Constraint *k = c->queue.items[c->qhead++];
+        k->queued = 0;
+        if (!k->done)
+            examine(c, k);
+    }
+    c->queue.n = 0;
+    c->qhead = 0;
+    c->draining = 0;
+}

@@ -1,0 +1,495 @@
+/* dim.c - canonical polynomial dimensions: construction, arithmetic with
+ * overflow checks, floor division, normalisation through bound variables.
+ *
+ * Canonical form (the "simplification" and "arithmetic simplification" of
+ * the paper's section 5, made total): a sum of monomials sorted by
+ * descending degree then by their factors, like terms merged, no zero
+ * coefficient, the constant last.  Equality of dimensions is then equality
+ * of their forms, so `n + m = m + n` and `n + n = 2 * n` hold syntactically.
+ */
+#include "dim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int64_t ck_add(Ctx *c, int64_t a, int64_t b)
+{
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) {
+        c->overflow = 1;
+        return 0;
+    }
+    return a + b;
+}
+
+int64_t ck_mul(Ctx *c, int64_t a, int64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    int bad;
+    if (a > 0)
+        bad = b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a;
+    else
+        bad = b > 0 ? a < INT64_MIN / b : b < INT64_MAX / a;
+    if (bad) {
+        c->overflow = 1;
+        return 0;
+    }
+    return a * b;
+}
+
+int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+DVar *dvar_new(Ctx *c, const char *hint)
+{
+    DVar *v = ar_alloc(c->arena, sizeof *v);
+    v->level = c->level;
+    v->id = ++c->next_id;
+    v->hint = hint;
+    return v;
+}
+
+static Dim *dim_alloc(Ctx *c, uint32_t nt, const Origin *o)
+{
+    Dim *d = ar_alloc(c->arena, sizeof *d);
+    d->nt = nt;
+    d->t = nt ? ar_alloc(c->arena, sizeof(Mono) * nt) : NULL;
+    d->origin = o;
+    return d;
+}
+
+Dim *dim_const(Ctx *c, int64_t v, const Origin *o)
+{
+    Dim *d = dim_alloc(c, v != 0, o);
+    if (v != 0)
+        d->t[0].coef = v;
+    return d;
+}
+
+Dim *dim_of_var(Ctx *c, DVar *v, const Origin *o)
+{
+    Dim *d = dim_alloc(c, 1, o);
+    d->t[0].coef = 1;
+    d->t[0].nf = 1;
+    d->t[0].f = ar_alloc(c->arena, sizeof(Factor));
+    d->t[0].f[0].var = v;
+    d->t[0].f[0].pow = 1;
+    return d;
+}
+
+Dim *dim_fresh(Ctx *c, const Origin *o)
+{
+    return dim_of_var(c, dvar_new(c, NULL), o);
+}
+
+Dim *dim_ragged(Ctx *c, const Origin *o)
+{
+    Dim *d = dim_alloc(c, 0, o);
+    d->ragged = 1;
+    return d;
+}
+
+int dim_is_const(const Dim *d, int64_t *v)
+{
+    if (d->ragged)
+        return 0;
+    if (d->nt == 0) {
+        *v = 0;
+        return 1;
+    }
+    if (d->nt == 1 && d->t[0].nf == 0) {
+        *v = d->t[0].coef;
+        return 1;
+    }
+    return 0;
+}
+
+DVar *dim_is_var(const Dim *d)
+{
+    if (!d->ragged && d->nt == 1 && d->t[0].coef == 1 && d->t[0].nf == 1 &&
+        d->t[0].f[0].var && d->t[0].f[0].pow == 1)
+        return d->t[0].f[0].var;
+    return NULL;
+}
+
+int dim_has_neg(const Dim *d)
+{
+    for (uint32_t i = 0; i < d->nt; i++)
+        if (d->t[i].coef < 0)
+            return 1;
+    return 0;
+}
+
+/* ---- ordering ------------------------------------------------------ */
+
+static int factor_cmp(const Factor *a, const Factor *b)
+{
+    if (a->var && b->var) {
+        if (a->var->id != b->var->id)
+            return a->var->id < b->var->id ? -1 : 1;
+    } else if (a->var || b->var) {
+        return a->var ? -1 : 1;           /* variables before divisions */
+    } else if (a->div != b->div) {
+        int k = dim_cmp(a->div->num, b->div->num);
+        if (!k)
+            k = dim_cmp(a->div->den, b->div->den);
+        if (k)
+            return k;
+    }
+    if (a->pow != b->pow)
+        return a->pow > b->pow ? -1 : 1;
+    return 0;
+}
+
+int mono_degree(const Mono *m)
+{
+    int d = 0;
+    for (uint32_t i = 0; i < m->nf; i++)
+        d += (int)m->f[i].pow;
+    return d;
+}
+
+/* Compares the monomials' factors only (not their coefficients). */
+int mono_cmp(const Mono *a, const Mono *b)
+{
+    int da = mono_degree(a), db = mono_degree(b);
+    if (da != db)
+        return da > db ? -1 : 1;
+    uint32_t n = a->nf < b->nf ? a->nf : b->nf;
+    for (uint32_t i = 0; i < n; i++) {
+        int k = factor_cmp(&a->f[i], &b->f[i]);
+        if (k)
+            return k;
+    }
+    if (a->nf != b->nf)
+        return a->nf < b->nf ? -1 : 1;
+    return 0;
+}
+
+int dim_cmp(const Dim *a, const Dim *b)
+{
+    if (a == b)
+        return 0;
+    if (a->ragged != b->ragged)
+        return a->ragged ? 1 : -1;
+    uint32_t n = a->nt < b->nt ? a->nt : b->nt;
+    for (uint32_t i = 0; i < n; i++) {
+        int k = mono_cmp(&a->t[i], &b->t[i]);
+        if (k)
+            return k;
+        if (a->t[i].coef != b->t[i].coef)
+            return a->t[i].coef < b->t[i].coef ? -1 : 1;
+    }
+    if (a->nt != b->nt)
+        return a->nt < b->nt ? -1 : 1;
+    return 0;
+}
+
+int dim_equal(const Dim *a, const Dim *b)
+{
+    return dim_cmp(a, b) == 0;
+}
+
+/* ---- building canonical forms -------------------------------------- */
+
+static int mono_qsort_cmp(const void *x, const void *y)
+{
+    return mono_cmp(x, y);
+}
+
+/* Sorts and merges monomials (in a scratch array) into a canonical Dim. */
+static Dim *dim_from_monos(Ctx *c, Mono *m, uint32_t n, const Origin *o)
+{
+    if (n > DIM_MAX_TERMS) {
+        c->overflow = 2;
+        return dim_const(c, 0, o);
+    }
+    qsort(m, n, sizeof *m, mono_qsort_cmp);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (k > 0 && mono_cmp(&m[k - 1], &m[i]) == 0)
+            m[k - 1].coef = ck_add(c, m[k - 1].coef, m[i].coef);
+        else
+            m[k++] = m[i];
+    }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < k; i++)
+        if (m[i].coef != 0)
+            m[kept++] = m[i];
+    k = kept;
+    Dim *d = dim_alloc(c, k, o);
+    if (k)
+        memcpy(d->t, m, sizeof(Mono) * k);
+    return d;
+}
+
+static Mono *scratch(Ctx *c, uint32_t n)
+{
+    return ar_alloc(c->arena, sizeof(Mono) * (n ? n : 1));
+}
+
+Dim *dim_add(Ctx *c, Dim *a, Dim *b, const Origin *o)
+{
+    if (a->ragged || b->ragged)
+        return dim_ragged(c, o);
+    Mono *m = scratch(c, a->nt + b->nt);
+    memcpy(m, a->t, sizeof(Mono) * a->nt);
+    memcpy(m + a->nt, b->t, sizeof(Mono) * b->nt);
+    return dim_from_monos(c, m, a->nt + b->nt, o);
+}
+
+Dim *dim_scale(Ctx *c, Dim *a, int64_t k, const Origin *o)
+{
+    if (a->ragged)
+        return dim_ragged(c, o);
+    Mono *m = scratch(c, a->nt);
+    for (uint32_t i = 0; i < a->nt; i++) {
+        m[i] = a->t[i];
+        m[i].coef = ck_mul(c, a->t[i].coef, k);
+    }
+    return dim_from_monos(c, m, a->nt, o);
+}
+
+Dim *dim_sub(Ctx *c, Dim *a, Dim *b, const Origin *o)
+{
+    if (a->ragged || b->ragged)
+        return dim_ragged(c, o);
+    Mono *m = scratch(c, a->nt + b->nt);
+    memcpy(m, a->t, sizeof(Mono) * a->nt);
+    for (uint32_t i = 0; i < b->nt; i++) {
+        m[a->nt + i] = b->t[i];
+        m[a->nt + i].coef = b->t[i].coef == INT64_MIN ? (c->overflow = 1, 0) : -b->t[i].coef;
+    }
+    return dim_from_monos(c, m, a->nt + b->nt, o);
+}
+
+/* The product of two monomials: factor lists merged, powers added. */
+static Mono mono_mul(Ctx *c, const Mono *x, const Mono *y)
+{
+    Mono r;
+    r.coef = ck_mul(c, x->coef, y->coef);
+    r.f = ar_alloc(c->arena, sizeof(Factor) * (x->nf + y->nf + 1));
+    uint32_t i = 0, j = 0, k = 0;
+    while (i < x->nf || j < y->nf) {
+        int cmp;
+        if (i == x->nf)
+            cmp = 1;
+        else if (j == y->nf)
+            cmp = -1;
+        else {
+            Factor fx = x->f[i], fy = y->f[j];
+            fx.pow = fy.pow = 1;          /* compare the atoms, not powers */
+            cmp = factor_cmp(&fx, &fy);
+        }
+        if (cmp < 0)
+            r.f[k++] = x->f[i++];
+        else if (cmp > 0)
+            r.f[k++] = y->f[j++];
+        else {
+            r.f[k] = x->f[i++];
+            r.f[k].pow += y->f[j++].pow;
+            k++;
+        }
+    }
+    r.nf = k;
+    return r;
+}
+
+Dim *dim_mul(Ctx *c, Dim *a, Dim *b, const Origin *o)
+{
+    if (a->ragged || b->ragged)
+        return dim_ragged(c, o);
+    if ((uint64_t)a->nt * b->nt > DIM_MAX_TERMS) {
+        c->overflow = 2;
+        return dim_const(c, 0, o);
+    }
+    uint32_t n = a->nt * b->nt;
+    Mono *m = scratch(c, n);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < a->nt; i++)
+        for (uint32_t j = 0; j < b->nt; j++)
+            m[k++] = mono_mul(c, &a->t[i], &b->t[j]);
+    return dim_from_monos(c, m, n, o);
+}
+
+/* floor(a / b).  Simplifies when b is a constant dividing every non-constant
+ * coefficient of a: (k*q + r) / k = q + floor(r / k).  Otherwise the quotient
+ * is an opaque atom.  Returns NULL when b is the constant 0. */
+Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
+{
+    if (a->ragged || b->ragged)
+        return dim_ragged(c, o);
+    int64_t k;
+    if (dim_is_const(b, &k)) {
+        if (k == 0)
+            return NULL;
+        if (k == 1)
+            return a;
+        int divisible = 1;
+        for (uint32_t i = 0; i < a->nt; i++)
+            if (a->t[i].nf > 0 && a->t[i].coef % k != 0)
+                divisible = 0;
+        if (divisible) {
+            Mono *m = scratch(c, a->nt);
+            for (uint32_t i = 0; i < a->nt; i++) {
+                m[i] = a->t[i];
+                if (m[i].coef == INT64_MIN && k == -1) {
+                    c->overflow = 1;
+                    m[i].coef = 0;
+                } else {
+                    m[i].coef = m[i].nf > 0 ? a->t[i].coef / k : floor_div(a->t[i].coef, k);
+                }
+            }
+            return dim_from_monos(c, m, a->nt, o);
+        }
+    }
+    int64_t zero;
+    if (dim_is_const(a, &zero) && zero == 0)
+        return a;
+    DivAtom *div = ar_alloc(c->arena, sizeof *div);
+    div->num = a;
+    div->den = b;
+    Dim *d = dim_alloc(c, 1, o);
+    d->t[0].coef = 1;
+    d->t[0].nf = 1;
+    d->t[0].f = ar_alloc(c->arena, sizeof(Factor));
+    d->t[0].f[0].div = div;
+    d->t[0].f[0].pow = 1;
+    return d;
+}
+
+/* ---- normalisation --------------------------------------------------- */
+
+static int needs_norm(const Dim *d)
+{
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? f->var->link != NULL
+                       : needs_norm(f->div->num) || needs_norm(f->div->den))
+                return 1;
+        }
+    return 0;
+}
+
+static Dim *dim_pow(Ctx *c, Dim *x, uint32_t pow, const Origin *o)
+{
+    Dim *r = x;
+    for (uint32_t i = 1; i < pow && !c->overflow; i++)
+        r = dim_mul(c, r, x, o);
+    return r;
+}
+
+static Rewrite *find_rewrite(Ctx *c, const Mono *m)
+{
+    for (Rewrite *r = c->rewrites; r; r = r->next)
+        if (mono_cmp(&r->key, m) == 0)
+            return r;
+    return NULL;
+}
+
+/* Applies the rewrite rules of partial expression simplification to the
+ * non-linear monomials of d. */
+static Dim *apply_rewrites(Ctx *c, Dim *d)
+{
+    int hit = 0;
+    for (uint32_t i = 0; i < d->nt && !hit; i++)
+        if ((mono_degree(&d->t[i]) > 1 || (d->t[i].nf == 1 && d->t[i].f[0].div)) && find_rewrite(c, &d->t[i]))
+            hit = 1;
+    if (!hit)
+        return d;
+    Mono *m = scratch(c, d->nt);
+    for (uint32_t i = 0; i < d->nt; i++) {
+        m[i] = d->t[i];
+        Rewrite *r = m[i].nf ? find_rewrite(c, &m[i]) : NULL;
+        if (r) {
+            m[i].coef = ck_mul(c, m[i].coef, r->value);
+            m[i].nf = 0;
+            m[i].f = NULL;
+        }
+    }
+    return dim_from_monos(c, m, d->nt, d->origin);
+}
+
+static Dim *norm(Ctx *c, Dim *d, int rewrite)
+{
+    if (d->ragged)
+        return d;
+    if (!needs_norm(d))
+        return rewrite && c->rewrites ? apply_rewrites(c, d) : d;
+    DVar *only = dim_is_var(d);
+    if (only) {
+        /* A bare bound variable stands for its value (path compression,
+         * keeping the value's own origin). */
+        Dim *val = norm(c, only->link, rewrite);
+        only->link = val;
+        return val;
+    }
+    Dim *sum = dim_const(c, 0, d->origin);
+    for (uint32_t i = 0; i < d->nt; i++) {
+        const Mono *m = &d->t[i];
+        Dim *term = dim_const(c, m->coef, d->origin);
+        for (uint32_t j = 0; j < m->nf; j++) {
+            const Factor *f = &m->f[j];
+            Dim *x;
+            if (f->var) {
+                if (f->var->link) {
+                    x = norm(c, f->var->link, rewrite);
+                    f->var->link = x;
+                } else {
+                    x = dim_of_var(c, f->var, d->origin);
+                }
+            } else {
+                x = dim_div(c, norm(c, f->div->num, rewrite), norm(c, f->div->den, rewrite), d->origin);
+                if (!x)   /* the divisor became 0: reported by the solver */
+                    x = dim_const(c, 0, d->origin), c->overflow = 3;
+            }
+            term = dim_mul(c, term, dim_pow(c, x, f->pow, d->origin), d->origin);
+            if (term->ragged)
+                return term;
+        }
+        sum = dim_add(c, sum, term, d->origin);
+    }
+    sum->origin = d->origin;
+    return rewrite && c->rewrites ? apply_rewrites(c, sum) : sum;
+}
+
+Dim *dim_norm(Ctx *c, Dim *d)
+{
+    return norm(c, d, 1);
+}
+
+Dim *dim_norm_raw(Ctx *c, Dim *d)
+{
+    return norm(c, d, 0);
+}
+
+int dim_mentions(const Dim *d, const DVar *v)
+{
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? f->var == v : dim_mentions(f->div->num, v) || dim_mentions(f->div->den, v))
+                return 1;
+        }
+    return 0;
+}
+
+void dim_each_var(const Dim *d, void (*fn)(DVar *, void *), void *arg)
+{
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var)
+                fn(f->var, arg);
+            else {
+                dim_each_var(f->div->num, fn, arg);
+                dim_each_var(f->div->den, fn, arg);
+            }
+        }
+}

@@ -1,0 +1,48 @@
+/* dim.h - dimensions as canonical polynomials (terms.h, struct Dim).
+ *
+ * `n + m` and `m + n` are the same polynomial, `n + n` is `2 * n`; floor
+ * division simplifies where the divisor divides every coefficient and is
+ * otherwise an opaque atom.  Arithmetic is checked: an overflow of 64 bits
+ * sets ctx->overflow (1) and a polynomial of more than DIM_MAX_TERMS terms
+ * sets it to 2; the caller reports either.
+ */
+#ifndef AXONC_DIM_H
+#define AXONC_DIM_H
+
+#include "terms.h"
+
+enum { DIM_MAX_TERMS = 4096 };
+
+DVar *dvar_new(Ctx *c, const char *hint);
+Dim *dim_const(Ctx *c, int64_t v, const Origin *o);
+Dim *dim_of_var(Ctx *c, DVar *v, const Origin *o);
+Dim *dim_ragged(Ctx *c, const Origin *o);
+Dim *dim_fresh(Ctx *c, const Origin *o);          /* a new variable */
+
+Dim *dim_add(Ctx *c, Dim *a, Dim *b, const Origin *o);
+Dim *dim_sub(Ctx *c, Dim *a, Dim *b, const Origin *o);
+Dim *dim_mul(Ctx *c, Dim *a, Dim *b, const Origin *o);
+Dim *dim_scale(Ctx *c, Dim *a, int64_t k, const Origin *o);
+Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o);   /* NULL: divisor is 0 */
+Dim *dim_norm(Ctx *c, Dim *d);                     /* resolve bound variables */
+Dim *dim_norm_raw(Ctx *c, Dim *d);                 /* ... without rewrite rules */
+
+int dim_is_const(const Dim *d, int64_t *v);
+DVar *dim_is_var(const Dim *d);                    /* exactly 1 * v */
+int dim_equal(const Dim *a, const Dim *b);
+int dim_cmp(const Dim *a, const Dim *b);
+int dim_has_neg(const Dim *d);                     /* a negative coefficient */
+int dim_mentions(const Dim *d, const DVar *v);
+
+int mono_cmp(const Mono *a, const Mono *b);
+int mono_degree(const Mono *m);
+
+/* Checked arithmetic on coefficients (sets c->overflow). */
+int64_t ck_add(Ctx *c, int64_t a, int64_t b);
+int64_t ck_mul(Ctx *c, int64_t a, int64_t b);
+int64_t floor_div(int64_t a, int64_t b);           /* b != 0, no overflow case */
+
+/* Calls f on every unbound variable of a normalised dimension. */
+void dim_each_var(const Dim *d, void (*f)(DVar *, void *), void *arg);
+
+#endif

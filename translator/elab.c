@@ -1,0 +1,214 @@
+/* elab.c - annotations (TExpr/SExpr/DExpr) to types, shapes, dimensions.
+ *
+ *   type  name            a prim is a scalar (f32 = f32 []), else a
+ *                         variable for a whole type (r)
+ *         elem shape      elem: a prim or an element variable (t)
+ *   shape a1 @ a2 ...     atoms: [d, ...], a shape variable, broadcast(s, ...)
+ *   dim   integer | name | * | ? | d op d | broadcast(d, ...)
+ * A dimension written with a minus must stay >= 0 (spec section 4): that
+ * becomes a C_NONNEG constraint, checked as soon as it is known and at run
+ * time otherwise.
+ */
+#include "elab.h"
+
+#include <string.h>
+
+#include "dim.h"
+#include "solve.h"
+#include "types.h"
+
+typedef enum { NK_TYPE, NK_ELEM, NK_SHAPE, NK_DIM } NameKind;
+
+static const char *const kind_names[] = { "a type", "an element type", "a shape", "a dimension" };
+
+typedef struct ScopeName {
+    const char *name;
+    NameKind kind;
+    void *var;
+    Loc loc;
+} ScopeName;
+
+typedef struct Elab {
+    Ctx *c;
+    Scope *sc;
+    const char *what;
+} Elab;
+
+static const Origin *at(Elab *e, Loc loc)
+{
+    return origin_new(e->c, loc, e->what, NULL, 0);
+}
+
+/* The variable a name stands for in this scope, made on first use. */
+static void *lookup(Elab *e, const char *name, NameKind kind, Loc loc)
+{
+    Scope *sc = e->sc;
+    for (int i = 0; i < sc->names.n; i++) {
+        ScopeName *n = sc->names.items[i];
+        if (strcmp(n->name, name) != 0)
+            continue;
+        if (n->kind != kind) {
+            int line, col;
+            src_line_col(n->loc.src, n->loc.start, &line, &col);
+            diag_error(e->c->diag, loc, "'%s' is used as %s here, but as %s at line %d, column %d",
+                       name, kind_names[kind], kind_names[n->kind], line, col);
+            diag_note(e->c->diag, n->loc, "'%s' is first used here", name);
+            abandon(e->c);
+        }
+        return n->var;
+    }
+    /* Annotation variables belong to the whole item, not to the let that
+     * mentions them first (they are generalised with the item). */
+    int saved = e->c->level;
+    e->c->level = sc->level;
+    void *var = NULL;
+    switch (kind) {
+    case NK_TYPE: var = type_var(e->c, name); break;
+    case NK_ELEM: var = elem_var(e->c, name); break;
+    case NK_SHAPE: var = svar_new(e->c, name); break;
+    case NK_DIM: var = dvar_new(e->c, name); break;
+    }
+    e->c->level = saved;
+    ScopeName *n = ar_alloc(e->c->arena, sizeof *n);
+    n->name = name;
+    n->kind = kind;
+    n->var = var;
+    n->loc = loc;
+    pv_push(e->c->arena, &sc->names, n);
+    return var;
+}
+
+static int has_minus(const DExpr *d)
+{
+    if (d->kind == DX_BIN)
+        return d->op == '-' || has_minus(d->l) || has_minus(d->r);
+    if (d->kind == DX_BCAST)
+        for (int i = 0; i < d->args.n; i++)
+            if (has_minus(d->args.items[i]))
+                return 1;
+    return 0;
+}
+
+static void check_broadcast_name(Elab *e, const char *name, Loc loc)
+{
+    if (strcmp(name, "broadcast") != 0)
+        type_error(e->c, loc, "unknown shape function '%s' (only broadcast(...) may appear in a type)", name);
+}
+
+static Dim *elab_dim(Elab *e, DExpr *d)
+{
+    Ctx *c = e->c;
+    const Origin *o = at(e, d->loc);
+    switch (d->kind) {
+    case DX_INT:
+        return dim_const(c, d->ival, o);
+    case DX_NAME:
+        return dim_of_var(c, lookup(e, d->name, NK_DIM, d->loc), o);
+    case DX_RAGGED:
+        return dim_ragged(c, o);
+    case DX_DYN: {
+        DVar *v = dvar_new(c, NULL);
+        v->dyn = 1;
+        return dim_of_var(c, v, o);
+    }
+    case DX_BIN: {
+        Dim *l = elab_dim(e, d->l), *r = elab_dim(e, d->r), *x = NULL;
+        switch (d->op) {
+        case '+': x = dim_add(c, l, r, o); break;
+        case '-': x = dim_sub(c, l, r, o); break;
+        case '*': x = dim_mul(c, l, r, o); break;
+        case '/':
+            x = dim_div(c, l, r, o);
+            if (!x)
+                type_error(c, d->loc, "division by zero in a dimension");
+            break;
+        }
+        if (c->overflow) {
+            c->overflow = 0;
+            type_error(c, d->loc, "this dimension is too large to compute (it overflows 64 bits or has too many terms)");
+        }
+        return x;
+    }
+    case DX_BCAST: {
+        check_broadcast_name(e, d->name, d->loc);
+        PtrVec ops = { 0 };
+        for (int i = 0; i < d->args.n; i++)
+            pv_push(c->arena, &ops, elab_dim(e, d->args.items[i]));
+        return bcast_dim(c, ops, origin_new(c, d->loc, "broadcast", NULL, 0));
+    }
+    }
+    return NULL;
+}
+
+static Shape *elab_shape(Elab *e, SExpr *s)
+{
+    Ctx *c = e->c;
+    Shape *r = shape_new(c, 0, at(e, s->loc));
+    for (int i = 0; i < s->atoms.n; i++) {
+        SAtom *a = s->atoms.items[i];
+        Shape *part = NULL;
+        switch (a->kind) {
+        case SA_DIMS:
+            part = shape_new(c, (uint32_t)a->dims.n, at(e, a->loc));
+            for (int k = 0; k < a->dims.n; k++) {
+                DExpr *dx = a->dims.items[k];
+                part->s[k].dim = elab_dim(e, dx);
+                if (has_minus(dx))
+                    require_nonneg(c, part->s[k].dim, at(e, dx->loc));
+            }
+            break;
+        case SA_VAR:
+            part = shape_of_var(c, lookup(e, a->name, NK_SHAPE, a->loc), at(e, a->loc));
+            break;
+        case SA_BCAST: {
+            check_broadcast_name(e, a->name, a->loc);
+            PtrVec ops = { 0 };
+            for (int k = 0; k < a->shapes.n; k++)
+                pv_push(c->arena, &ops, elab_shape(e, a->shapes.items[k]));
+            part = bcast_shape(c, ops, origin_new(c, a->loc, "broadcast", NULL, 0));
+            break;
+        }
+        }
+        r = shape_concat(c, r, part, r->origin);
+    }
+    if (s->atoms.n == 1)
+        r->origin = at(e, s->loc);
+    return r;
+}
+
+static Type *elab(Elab *e, TExpr *t)
+{
+    Ctx *c = e->c;
+    const Origin *o = at(e, t->loc);
+    switch (t->kind) {
+    case TX_NAME: {
+        int prim = elem_lookup(t->name);
+        if (prim != EL_VAR)
+            return type_tensor(c, elem_prim(c, prim, o), shape_new(c, 0, o), o);
+        return lookup(e, t->name, NK_TYPE, t->name_loc);
+    }
+    case TX_TENSOR: {
+        int prim = elem_lookup(t->name);
+        Elem *el = prim != EL_VAR ? elem_prim(c, prim, at(e, t->name_loc))
+                                  : lookup(e, t->name, NK_ELEM, t->name_loc);
+        return type_tensor(c, el, elab_shape(e, t->shape), o);
+    }
+    case TX_TUPLE:
+    case TX_FUNC: {
+        uint32_t n = (uint32_t)t->items.n;
+        Type *r = t->kind == TX_TUPLE ? type_tuple(c, n, o) : type_func(c, n, o);
+        for (uint32_t i = 0; i < n; i++)
+            r->items[i] = elab(e, t->items.items[i]);
+        if (t->kind == TX_FUNC)
+            r->ret = elab(e, t->ret);
+        return r;
+    }
+    }
+    return NULL;
+}
+
+Type *elab_type(Ctx *c, Scope *sc, TExpr *t, const char *what)
+{
+    Elab e = { c, sc, what };
+    return elab(&e, t);
+}

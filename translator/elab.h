@@ -1,0 +1,22 @@
+/* elab.h - turning written annotations into types.
+ *
+ * Names in annotations are scoped like ML's type variables: one Scope per
+ * top-level item, shared by every annotation inside it (nested lambdas
+ * included), so `n` in two annotations of a function is one variable and
+ * `n` in two top-level functions is two.
+ */
+#ifndef AXONC_ELAB_H
+#define AXONC_ELAB_H
+
+#include "ast.h"
+#include "terms.h"
+
+typedef struct Scope {
+    PtrVec names;          /* ScopeName* */
+    int level;             /* variables are made at the item's level */
+} Scope;
+
+/* what: how notes describe the annotation, e.g. "the annotation of 'x'". */
+Type *elab_type(Ctx *c, Scope *sc, TExpr *t, const char *what);
+
+#endif

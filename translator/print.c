@@ -1,0 +1,526 @@
+/* print.c - signatures and terms as text (axon-spec.md section 7).
+ *
+ *   function   (T1, T2) -> R          tuple   (T1, T2)
+ *   tensor     f32 [a, 4]   t [a] @ b   t a   f32 (a scalar)   t [] (scalar of t)
+ *   dimension  infix, canonical: terms by descending degree, then by variable
+ *              name, the constant last:  2 * a,  a - b + 1,  a + b
+ *   broadcast  an unresolved broadcast prints as broadcast(x, y) in place;
+ *              any other residual constraint after the type as `where C, ...`
+ */
+#include "print.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dim.h"
+#include "types.h"
+
+enum { PR_MAX_DEPTH = 200 };
+
+void namer_init(Namer *nm, Ctx *c, int hints)
+{
+    memset(nm, 0, sizeof *nm);
+    nm->ctx = c;
+    nm->stamp = ++c->stamp;
+    nm->hints = hints;
+}
+
+const char *namer_letter(int index)
+{
+    static const char letters[] = "abcdefghijklmnopqrsuvwxyz";   /* no t */
+    static char buf[32];
+    int round = index / 25;
+    if (round == 0)
+        snprintf(buf, sizeof buf, "%c", letters[index % 25]);
+    else
+        snprintf(buf, sizeof buf, "%c%d", letters[index % 25], round);
+    return buf;
+}
+
+static int name_used(Namer *nm, const char *name)
+{
+    for (int i = 0; i < nm->used.n; i++)
+        if (strcmp(nm->used.items[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *fresh_name(Namer *nm, int elem)
+{
+    Arena *a = nm->ctx->arena;
+    for (;;) {
+        const char *name;
+        if (elem) {
+            name = nm->next_elem == 0 ? ar_strdup(a, "t") : ar_printf(a, "t%d", nm->next_elem);
+            nm->next_elem++;
+        } else {
+            name = ar_strdup(a, namer_letter(nm->next_var++));
+        }
+        if (!nm->hints || !name_used(nm, name)) {
+            if (nm->hints)
+                pv_push(a, &nm->used, (void *)name);
+            return name;
+        }
+    }
+}
+
+/* Names a variable through its (stamp, mark) slots on first sight. */
+static const char *name_var(Namer *nm, uint32_t *stamp, void **mark, const char *hint, int elem)
+{
+    if (*stamp == nm->stamp)
+        return *mark;
+    const char *name;
+    if (nm->hints && hint && !name_used(nm, hint)) {
+        name = hint;
+        pv_push(nm->ctx->arena, &nm->used, (void *)hint);
+    } else {
+        name = fresh_name(nm, elem);
+    }
+    *stamp = nm->stamp;
+    *mark = (void *)name;
+    return name;
+}
+
+const char *namer_name_of(Namer *nm, uint32_t *stamp, void **mark)
+{
+    return *stamp == nm->stamp ? *mark : NULL;
+}
+
+/* A broadcast prints in place of its result variable once per namer; the
+ * constraint is marked so that pr_where does not print it again. */
+static int def_live(const Constraint *c)
+{
+    return c && !c->done;
+}
+
+static void mark_shown(Namer *nm, Constraint *c)
+{
+    c->stamp = nm->stamp;
+    c->mark = c;
+}
+
+static int was_shown(Namer *nm, Constraint *c)
+{
+    return c->stamp == nm->stamp && c->mark == c;
+}
+
+/* ---- dimensions ---------------------------------------------------- */
+
+typedef struct PrTerm {
+    const Mono *m;
+    int degree;
+    uint64_t keys[8];
+    int nkeys;
+} PrTerm;
+
+/* The order of a variable's name: a, b, ..., z, a1, ... or t, t1, ... */
+static uint64_t name_order(const char *name)
+{
+    static const char letters[] = "abcdefghijklmnopqrsuvwxyz";
+    const char *p = strchr(letters, name[0]);
+    uint64_t letter = p ? (uint64_t)(p - letters) : 25;
+    uint64_t round = (uint64_t)strtoull(name + 1, NULL, 10);
+    return round * 26 + letter;
+}
+
+/* Sort key of a factor at print time: named variables by the order of their
+ * names, others (to be named now) after them in creation order, divisions
+ * last. */
+static uint64_t print_key(Namer *nm, const Factor *f)
+{
+    if (f->var) {
+        DVar *v = f->var;
+        if (v->stamp == nm->stamp && v->mark)
+            return name_order(v->mark);
+        return ((uint64_t)1 << 40) + v->id;
+    }
+    return (uint64_t)3 << 40;
+}
+
+static int prterm_cmp(const void *x, const void *y)
+{
+    const PrTerm *a = x, *b = y;
+    if (a->degree != b->degree)
+        return a->degree > b->degree ? -1 : 1;
+    int n = a->nkeys < b->nkeys ? a->nkeys : b->nkeys;
+    for (int i = 0; i < n; i++)
+        if (a->keys[i] != b->keys[i])
+            return a->keys[i] < b->keys[i] ? -1 : 1;
+    if (a->nkeys != b->nkeys)
+        return a->nkeys < b->nkeys ? -1 : 1;
+    return 0;
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void pr_dvar(Namer *nm, Buf *b, DVar *v)
+{
+    if (def_live(v->def) && nm->depth < PR_MAX_DEPTH) {
+        Constraint *c = v->def;
+        mark_shown(nm, c);
+        nm->depth++;
+        buf_puts(b, "broadcast(");
+        for (int i = 0; i < c->ops.n; i++) {
+            if (i)
+                buf_puts(b, ", ");
+            pr_dim(nm, b, c->ops.items[i]);
+        }
+        buf_putc(b, ')');
+        nm->depth--;
+        return;
+    }
+    if (v->dyn) {
+        buf_putc(b, '?');
+        return;
+    }
+    buf_puts(b, name_var(nm, &v->stamp, &v->mark, v->hint, 0));
+}
+
+static void pr_dim_paren(Namer *nm, Buf *b, Dim *d)
+{
+    int64_t k;
+    int simple = dim_is_const(d, &k) || dim_is_var(d);
+    if (!simple)
+        buf_putc(b, '(');
+    pr_dim(nm, b, d);
+    if (!simple)
+        buf_putc(b, ')');
+}
+
+static void pr_factor(Namer *nm, Buf *b, const Factor *f, int alone)
+{
+    for (uint32_t p = 0; p < f->pow; p++) {
+        if (p)
+            buf_puts(b, " * ");
+        if (f->var) {
+            pr_dvar(nm, b, f->var);
+        } else {
+            int wrap = !alone || f->pow > 1;
+            if (wrap)
+                buf_putc(b, '(');
+            pr_dim_paren(nm, b, f->div->num);
+            buf_puts(b, " / ");
+            pr_dim_paren(nm, b, f->div->den);
+            if (wrap)
+                buf_putc(b, ')');
+        }
+    }
+}
+
+void pr_dim(Namer *nm, Buf *b, Dim *d)
+{
+    d = nm->raw ? dim_norm_raw(nm->ctx, d) : dim_norm(nm->ctx, d);
+    if (d->ragged) {
+        buf_putc(b, '*');
+        return;
+    }
+    if (d->nt == 0) {
+        buf_putc(b, '0');
+        return;
+    }
+    if (nm->depth > PR_MAX_DEPTH) {
+        buf_puts(b, "...");
+        return;
+    }
+    nm->depth++;
+    PrTerm *terms = ar_alloc(nm->ctx->arena, sizeof(PrTerm) * d->nt);
+    for (uint32_t i = 0; i < d->nt; i++) {
+        terms[i].m = &d->t[i];
+        terms[i].degree = mono_degree(&d->t[i]);
+        int nk = 0;
+        for (uint32_t j = 0; j < d->t[i].nf && nk < 8; j++)
+            terms[i].keys[nk++] = print_key(nm, &d->t[i].f[j]);
+        qsort(terms[i].keys, (size_t)nk, sizeof(uint64_t), key_cmp);
+        terms[i].nkeys = nk;
+    }
+    qsort(terms, d->nt, sizeof(PrTerm), prterm_cmp);
+    for (uint32_t i = 0; i < d->nt; i++) {
+        const Mono *m = terms[i].m;
+        int64_t coef = m->coef;
+        uint64_t mag = coef < 0 ? (uint64_t)0 - (uint64_t)coef : (uint64_t)coef;
+        if (i == 0) {
+            if (coef < 0)
+                buf_putc(b, '-');
+        } else {
+            buf_puts(b, coef < 0 ? " - " : " + ");
+        }
+        if (m->nf == 0) {
+            buf_printf(b, "%llu", (unsigned long long)mag);
+            continue;
+        }
+        if (mag != 1)
+            buf_printf(b, "%llu * ", (unsigned long long)mag);
+        /* Factors in print order: named first by name, then new ones. */
+        const Factor **fs = ar_alloc(nm->ctx->arena, sizeof(Factor *) * m->nf);
+        for (uint32_t j = 0; j < m->nf; j++)
+            fs[j] = &m->f[j];
+        for (uint32_t j = 1; j < m->nf; j++)
+            for (uint32_t k = j; k > 0 && print_key(nm, fs[k]) < print_key(nm, fs[k - 1]); k--) {
+                const Factor *tmp = fs[k];
+                fs[k] = fs[k - 1];
+                fs[k - 1] = tmp;
+            }
+        for (uint32_t j = 0; j < m->nf; j++) {
+            if (j)
+                buf_puts(b, " * ");
+            pr_factor(nm, b, fs[j], m->nf == 1 && mag == 1);
+        }
+    }
+    nm->depth--;
+}
+
+/* ---- shapes -------------------------------------------------------- */
+
+void pr_shape(Namer *nm, Buf *b, Shape *s)
+{
+    s = shape_norm(nm->ctx, s);
+    if (s->n == 0) {
+        buf_puts(b, "[]");
+        return;
+    }
+    uint32_t i = 0;
+    int first = 1;
+    while (i < s->n) {
+        if (!first)
+            buf_puts(b, " @ ");
+        first = 0;
+        if (s->s[i].var) {
+            SVar *v = s->s[i].var;
+            if (def_live(v->def) && nm->depth < PR_MAX_DEPTH) {
+                Constraint *c = v->def;
+                mark_shown(nm, c);
+                nm->depth++;
+                buf_puts(b, "broadcast(");
+                for (int k = 0; k < c->ops.n; k++) {
+                    if (k)
+                        buf_puts(b, ", ");
+                    pr_shape(nm, b, c->ops.items[k]);
+                }
+                buf_putc(b, ')');
+                nm->depth--;
+            } else {
+                buf_puts(b, name_var(nm, &v->stamp, &v->mark, v->hint, 0));
+            }
+            i++;
+            continue;
+        }
+        buf_putc(b, '[');
+        int k = 0;
+        while (i < s->n && s->s[i].dim) {
+            if (k++)
+                buf_puts(b, ", ");
+            pr_dim(nm, b, s->s[i].dim);
+            i++;
+        }
+        buf_putc(b, ']');
+    }
+}
+
+/* ---- types --------------------------------------------------------- */
+
+void pr_elem(Namer *nm, Buf *b, Elem *e)
+{
+    e = elem_find(e);
+    if (e->prim != EL_VAR)
+        buf_puts(b, elem_name(e->prim));
+    else
+        buf_puts(b, name_var(nm, &e->stamp, &e->mark, e->hint, 1));
+}
+
+void pr_type(Namer *nm, Buf *b, Type *t)
+{
+    t = type_prune(t);
+    if (b->full)
+        return;
+    if (nm->depth > PR_MAX_DEPTH) {
+        buf_puts(b, "...");
+        return;
+    }
+    nm->depth++;
+    switch (t->kind) {
+    case TY_VAR:
+        buf_puts(b, name_var(nm, &t->stamp, &t->mark, t->hint, 0));
+        break;
+    case TY_TENSOR: {
+        Elem *e = elem_find(t->elem);
+        Shape *s = shape_norm(nm->ctx, t->shape);
+        pr_elem(nm, b, e);
+        if (!(e->prim != EL_VAR && s->n == 0)) {
+            buf_putc(b, ' ');
+            pr_shape(nm, b, s);
+        }
+        break;
+    }
+    case TY_TUPLE:
+    case TY_FUNC:
+        buf_putc(b, '(');
+        for (uint32_t i = 0; i < t->n; i++) {
+            if (i)
+                buf_puts(b, ", ");
+            pr_type(nm, b, t->items[i]);
+        }
+        buf_putc(b, ')');
+        if (t->kind == TY_FUNC) {
+            buf_puts(b, " -> ");
+            pr_type(nm, b, t->ret);
+        }
+        break;
+    }
+    nm->depth--;
+}
+
+/* ---- residual constraints ------------------------------------------ */
+
+static void pr_dim_list(Namer *nm, Buf *b, const PtrVec *ops)
+{
+    for (int i = 0; i < ops->n; i++) {
+        if (i)
+            buf_puts(b, ", ");
+        pr_dim(nm, b, ops->items[i]);
+    }
+}
+
+void pr_constraint(Namer *nm, Buf *b, Constraint *c)
+{
+    Ctx *ctx = nm->ctx;
+    switch (c->kind) {
+    case C_BCAST_SHAPE:
+        buf_puts(b, "broadcast(");
+        for (int i = 0; i < c->ops.n; i++) {
+            if (i)
+                buf_puts(b, ", ");
+            pr_shape(nm, b, c->ops.items[i]);
+        }
+        buf_putc(b, ')');
+        if (c->sres->link) {
+            buf_puts(b, " = ");
+            pr_shape(nm, b, c->sres->link);
+        }
+        break;
+    case C_BCAST_DIM: {
+        if (!c->dres->link) {
+            buf_puts(b, "broadcast(");
+            pr_dim_list(nm, b, &c->ops);
+            buf_putc(b, ')');
+            break;
+        }
+        /* The result is known: when an operand equals it, the others must
+         * each be 1 or the result:  a in {1, 3}. */
+        Dim *r = dim_norm(ctx, dim_of_var(ctx, c->dres, NULL));
+        int hit = 0;
+        for (int i = 0; i < c->ops.n; i++)
+            if (dim_equal(dim_norm(ctx, c->ops.items[i]), r))
+                hit = 1;
+        if (hit) {
+            int k = 0;
+            for (int i = 0; i < c->ops.n; i++) {
+                Dim *d = dim_norm(ctx, c->ops.items[i]);
+                int64_t one;
+                if (dim_equal(d, r) || (dim_is_const(d, &one) && one == 1))
+                    continue;
+                if (k++)
+                    buf_puts(b, ", ");
+                pr_dim(nm, b, d);
+                buf_puts(b, " in {1, ");
+                pr_dim(nm, b, r);
+                buf_putc(b, '}');
+            }
+        } else {
+            buf_puts(b, "broadcast(");
+            pr_dim_list(nm, b, &c->ops);
+            buf_puts(b, ") = ");
+            pr_dim(nm, b, r);
+        }
+        break;
+    }
+    case C_EQ_DIM: {
+        /* A constant goes on the right (the paper's reordering rule). */
+        int64_t k;
+        int swap = dim_is_const(c->rewrites ? dim_norm_raw(ctx, c->l) : dim_norm(ctx, c->l), &k);
+        nm->raw = c->rewrites;
+        pr_dim(nm, b, swap ? c->r : c->l);
+        buf_puts(b, " = ");
+        pr_dim(nm, b, swap ? c->l : c->r);
+        nm->raw = 0;
+        break;
+    }
+    case C_EQ_SHAPE:
+        pr_shape(nm, b, c->sl);
+        buf_puts(b, " = ");
+        pr_shape(nm, b, c->sr);
+        break;
+    case C_NONNEG:
+        pr_dim(nm, b, c->l);
+        buf_puts(b, " >= 0");
+        break;
+    }
+}
+
+static int cons_id_cmp(const void *x, const void *y)
+{
+    const Constraint *a = *(Constraint *const *)x, *b = *(Constraint *const *)y;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
+{
+    if (cons->n == 0)
+        return;
+    Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)cons->n);
+    memcpy(sorted, cons->items, sizeof(Constraint *) * (size_t)cons->n);
+    qsort(sorted, (size_t)cons->n, sizeof *sorted, cons_id_cmp);
+    int k = 0;
+    for (int i = 0; i < cons->n; i++) {
+        Constraint *c = sorted[i];
+        if (c->done || c->kind == C_NONNEG || was_shown(nm, c))
+            continue;
+        /* A broadcast whose result is unbound and used in the type printed
+         * in place; one used nowhere still constrains its operands. */
+        Buf one;
+        buf_init(&one, nm->ctx->arena);
+        pr_constraint(nm, &one, c);
+        if (one.n == 0)
+            continue;
+        buf_puts(b, k++ ? ", " : " where ");
+        buf_puts(b, buf_str(&one));
+    }
+}
+
+const char *pr_type_str(Namer *nm, Type *t)
+{
+    Buf b;
+    buf_init(&b, nm->ctx->arena);
+    pr_type(nm, &b, t);
+    return buf_str(&b);
+}
+
+const char *pr_shape_str(Namer *nm, Shape *s)
+{
+    Buf b;
+    buf_init(&b, nm->ctx->arena);
+    pr_shape(nm, &b, s);
+    return buf_str(&b);
+}
+
+const char *pr_dim_str(Namer *nm, Dim *d)
+{
+    Buf b;
+    buf_init(&b, nm->ctx->arena);
+    pr_dim(nm, &b, d);
+    return buf_str(&b);
+}
+
+const char *pr_scheme_str(Ctx *c, const Scheme *s, int hints)
+{
+    Namer nm;
+    namer_init(&nm, c, hints);
+    Buf b;
+    buf_init(&b, c->arena);
+    pr_type(&nm, &b, s->type);
+    pr_where(&nm, &b, &s->cons);
+    return buf_str(&b);
+}

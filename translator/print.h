@@ -1,0 +1,44 @@
+/* print.h - printing types, shapes and dimensions (axon-spec.md section 7).
+ *
+ * A Namer renames variables in order of first appearance: element variables
+ * t, t1, t2, ...; type, shape and dimension variables a, b, ..., z (skipping
+ * t), then a1, b1, ...  In diagnostics (hints = 1) a variable that came from
+ * an annotation keeps the name the user wrote.
+ */
+#ifndef AXONC_PRINT_H
+#define AXONC_PRINT_H
+
+#include "terms.h"
+
+typedef struct Namer {
+    Ctx *ctx;
+    uint32_t stamp;
+    int hints;
+    int next_var, next_elem;
+    PtrVec used;          /* names handed out, when hints are used */
+    int depth;
+    int raw;              /* print without rewrite rules (their own equation) */
+} Namer;
+
+void namer_init(Namer *nm, Ctx *c, int hints);
+const char *namer_letter(int index);         /* a, b, ..., z (no t), a1, ... */
+
+void pr_type(Namer *nm, Buf *b, Type *t);
+void pr_shape(Namer *nm, Buf *b, Shape *s);
+void pr_dim(Namer *nm, Buf *b, Dim *d);
+void pr_elem(Namer *nm, Buf *b, Elem *e);
+/* The residual constraints of a scheme that print after its type:
+ * writes " where C1, C2" (nothing when there are none). */
+void pr_where(Namer *nm, Buf *b, const PtrVec *cons);
+void pr_constraint(Namer *nm, Buf *b, Constraint *c);
+/* The name a variable was given (NULL if it has none yet). */
+const char *namer_name_of(Namer *nm, uint32_t *stamp, void **mark);
+
+/* Convenience for diagnostics: a fresh hint-namer per call is NOT shared,
+ * so use one Namer for all the terms of one message. */
+const char *pr_type_str(Namer *nm, Type *t);
+const char *pr_shape_str(Namer *nm, Shape *s);
+const char *pr_dim_str(Namer *nm, Dim *d);
+const char *pr_scheme_str(Ctx *c, const Scheme *s, int hints);
+
+#endif

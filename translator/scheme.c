@@ -1,0 +1,358 @@
+/* scheme.c - generalisation and instantiation of type schemes.
+ *
+ * A variable's level is the depth of the let that made it; binding it to a
+ * term lowers the levels inside that term.  Leaving a let's right-hand side,
+ * the variables still above the current level are local to it and become
+ * GENERIC.  A scheme also carries the residual constraints (broadcasts,
+ * equations) over its generic variables: every instance gets fresh copies,
+ * so `g = fn(a, b) { a + b }` is `(t a, t b) -> t broadcast(a, b)` and each
+ * call of g checks its own broadcast.
+ */
+#include "scheme.h"
+
+#include "dim.h"
+#include "solve.h"
+#include "types.h"
+
+void enter_level(Ctx *c)
+{
+    c->level++;
+}
+
+void leave_level(Ctx *c)
+{
+    c->level--;
+}
+
+Scheme *scheme_mono(Ctx *c, Type *t)
+{
+    Scheme *s = ar_alloc(c->arena, sizeof *s);
+    s->type = t;
+    return s;
+}
+
+/* ---- marking generic variables ----------------------------------------- */
+
+typedef struct Gen {
+    Ctx *c;
+    int above;
+    int settle;            /* lower to `above` instead of marking GENERIC */
+    int hits;
+    uint32_t stamp;
+} Gen;
+
+static void gen_shape(Gen *g, Shape *s);
+static void gen_dim(Gen *g, Dim *d);
+
+static int gen_level(Gen *g, int *level)
+{
+    if (*level > g->above && *level != GENERIC) {
+        *level = g->settle ? g->above : GENERIC;
+        g->hits++;
+        return 1;
+    }
+    return 0;
+}
+
+static void gen_def(Gen *g, Constraint *k)
+{
+    if (!k || k->done)
+        return;
+    if (g->settle)
+        cons_lower_levels(g->c, k, g->above);
+    else
+        cons_mark_generic(g->c, k, g->above);
+}
+
+static void gen_dvar(DVar *v, void *arg)
+{
+    Gen *g = arg;
+    if (gen_level(g, &v->level))
+        gen_def(g, v->def);
+}
+
+static void gen_dim(Gen *g, Dim *d)
+{
+    dim_each_var(dim_norm(g->c, d), gen_dvar, g);
+}
+
+static void gen_shape(Gen *g, Shape *s)
+{
+    s = shape_norm(g->c, s);
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->s[i].var) {
+            if (gen_level(g, &s->s[i].var->level))
+                gen_def(g, s->s[i].var->def);
+        } else {
+            gen_dim(g, s->s[i].dim);
+        }
+    }
+}
+
+static void gen_type(Gen *g, Type *t)
+{
+    t = type_prune(t);
+    if (t->stamp == g->stamp)
+        return;
+    t->stamp = g->stamp;
+    switch (t->kind) {
+    case TY_VAR:
+        gen_level(g, &t->level);
+        break;
+    case TY_TENSOR: {
+        Elem *e = elem_find(t->elem);
+        if (e->prim == EL_VAR)
+            gen_level(g, &e->level);
+        gen_shape(g, t->shape);
+        break;
+    }
+    case TY_TUPLE:
+    case TY_FUNC:
+        for (uint32_t i = 0; i < t->n; i++)
+            gen_type(g, t->items[i]);
+        if (t->kind == TY_FUNC)
+            gen_type(g, t->ret);
+        break;
+    }
+}
+
+static Scheme *close_level(Ctx *c, Type *t, int settle)
+{
+    solve_drain(c);
+    Scheme *s = scheme_mono(c, t);
+    Gen g = { c, c->level, settle, 0, ++c->stamp };
+    gen_type(&g, t);
+    s->generic = !settle && g.hits > 0;
+    int inner = c->level + 1;
+    if (inner < c->npending) {
+        PtrVec *list = &c->pending[inner];
+        for (int i = 0; i < list->n; i++) {
+            Constraint *k = list->items[i];
+            if (k->done)
+                continue;
+            if (settle) {
+                cons_lower_levels(c, k, c->level);
+            } else {
+                cons_mark_generic(c, k, c->level);
+                if (cons_mentions_level(c, k, c->level)) {
+                    pv_push(c->arena, &s->cons, k);
+                    s->generic = 1;
+                    continue;
+                }
+            }
+            k->level = c->level;
+            pv_push(c->arena, &c->pending[c->level], k);
+        }
+        list->n = 0;
+    }
+    return s;
+}
+
+Scheme *generalize(Ctx *c, Type *t)
+{
+    return close_level(c, t, 0);
+}
+
+Scheme *settle(Ctx *c, Type *t)
+{
+    return close_level(c, t, 1);
+}
+
+/* ---- instantiation ------------------------------------------------------ */
+
+typedef struct Inst {
+    Ctx *c;
+    uint32_t stamp;
+    const Origin *o;
+    int raw;               /* copying an equation that defines a rewrite */
+} Inst;
+
+static Dim *inst_dim(Inst *in, Dim *d);
+
+static DVar *inst_dvar(Inst *in, DVar *v)
+{
+    if (v->level != GENERIC)
+        return v;
+    if (v->stamp == in->stamp)
+        return v->mark;
+    DVar *n = dvar_new(in->c, NULL);
+    n->dyn = v->dyn;
+    v->stamp = in->stamp;
+    v->mark = n;
+    return n;
+}
+
+static SVar *inst_svar(Inst *in, SVar *v)
+{
+    if (v->level != GENERIC)
+        return v;
+    if (v->stamp == in->stamp)
+        return v->mark;
+    SVar *n = svar_new(in->c, NULL);
+    v->stamp = in->stamp;
+    v->mark = n;
+    return n;
+}
+
+static Dim *inst_dim(Inst *in, Dim *d)
+{
+    Ctx *c = in->c;
+    d = in->raw ? dim_norm_raw(c, d) : dim_norm(c, d);
+    if (d->ragged)
+        return dim_ragged(c, in->o);
+    Dim *sum = dim_const(c, 0, in->o);
+    for (uint32_t i = 0; i < d->nt; i++) {
+        const Mono *m = &d->t[i];
+        Dim *term = dim_const(c, m->coef, in->o);
+        for (uint32_t j = 0; j < m->nf; j++) {
+            const Factor *f = &m->f[j];
+            Dim *x = f->var ? dim_of_var(c, inst_dvar(in, f->var), in->o)
+                            : dim_div(c, inst_dim(in, f->div->num), inst_dim(in, f->div->den), in->o);
+            if (!x)
+                x = dim_const(c, 0, in->o);
+            for (uint32_t p = 0; p < f->pow; p++)
+                term = dim_mul(c, term, x, in->o);
+        }
+        sum = dim_add(c, sum, term, in->o);
+    }
+    sum->origin = in->o;
+    return sum;
+}
+
+static Shape *inst_shape(Inst *in, Shape *s)
+{
+    s = shape_norm(in->c, s);
+    Shape *r = shape_new(in->c, s->n, in->o);
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->s[i].var)
+            r->s[i].var = inst_svar(in, s->s[i].var);
+        else
+            r->s[i].dim = inst_dim(in, s->s[i].dim);
+    }
+    return r;
+}
+
+static Type *inst_type(Inst *in, Type *t)
+{
+    Ctx *c = in->c;
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_VAR:
+        if (t->level != GENERIC)
+            return t;
+        if (t->stamp == in->stamp)
+            return t->mark;
+        t->stamp = in->stamp;
+        t->mark = type_var(c, NULL);
+        return t->mark;
+    case TY_TENSOR: {
+        Elem *e = elem_find(t->elem);
+        Elem *ne;
+        if (e->prim != EL_VAR) {
+            ne = elem_prim(c, e->prim, in->o);
+        } else if (e->level == GENERIC) {
+            if (e->stamp != in->stamp) {
+                e->stamp = in->stamp;
+                e->mark = elem_var(c, NULL);
+            }
+            ne = e->mark;
+        } else {
+            ne = e;
+        }
+        return type_tensor(c, ne, inst_shape(in, t->shape), in->o);
+    }
+    case TY_TUPLE:
+    case TY_FUNC: {
+        Type *r = t->kind == TY_TUPLE ? type_tuple(c, t->n, in->o) : type_func(c, t->n, in->o);
+        for (uint32_t i = 0; i < t->n; i++)
+            r->items[i] = inst_type(in, t->items[i]);
+        if (t->kind == TY_FUNC)
+            r->ret = inst_type(in, t->ret);
+        return r;
+    }
+    }
+    return t;
+}
+
+static PtrVec inst_dims(Inst *in, const PtrVec *v)
+{
+    PtrVec r = { 0 };
+    for (int i = 0; i < v->n; i++)
+        pv_push(in->c->arena, &r, inst_dim(in, v->items[i]));
+    return r;
+}
+
+static PtrVec inst_shapes(Inst *in, const PtrVec *v)
+{
+    PtrVec r = { 0 };
+    for (int i = 0; i < v->n; i++)
+        pv_push(in->c->arena, &r, inst_shape(in, v->items[i]));
+    return r;
+}
+
+Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
+{
+    if (!s->generic)
+        return s->type;
+    Inst in = { c, ++c->stamp, o, 0 };
+    Type *t = inst_type(&in, s->type);
+    /* A constraint of a built-in rule is reported at the call; one of a
+     * user's function keeps its own place in the source. */
+    Origin *here = NULL;
+    PtrVec made = { 0 };
+    for (int i = 0; i < s->cons.n; i++) {
+        Constraint *k = s->cons.items[i];
+        if (k->done)
+            continue;
+        const Origin *why = k->why;
+        if (!why || !why->loc.src || why->loc.src->builtin) {
+            if (!here) {
+                here = origin_new(c, o->loc, o->rule ? ar_printf(c->arena, "'%s'", o->rule) : o->what,
+                                  o->rule, 0);
+                here->scheme = o->scheme;
+            }
+            why = here;
+        }
+        Constraint *k2 = cons_new(c, k->kind, why);
+        k2->rewrites = k->rewrites;
+        switch (k->kind) {
+        case C_BCAST_SHAPE:
+            k2->ops = inst_shapes(&in, &k->ops);
+            if (k->sres->link) {        /* a check: its result is known */
+                k2->sres = svar_new(c, NULL);
+                k2->sres->link = inst_shape(&in, k->sres->link);
+            } else {
+                k2->sres = inst_svar(&in, k->sres);
+                k2->sres->def = k2;
+            }
+            break;
+        case C_BCAST_DIM:
+            k2->ops = inst_dims(&in, &k->ops);
+            if (k->dres->link) {
+                k2->dres = dvar_new(c, NULL);
+                k2->dres->link = inst_dim(&in, k->dres->link);
+            } else {
+                k2->dres = inst_dvar(&in, k->dres);
+                k2->dres->def = k2;
+            }
+            break;
+        case C_EQ_DIM:
+            in.raw = k->rewrites;
+            k2->l = inst_dim(&in, k->l);
+            k2->r = inst_dim(&in, k->r);
+            in.raw = 0;
+            break;
+        case C_EQ_SHAPE:
+            k2->sl = inst_shape(&in, k->sl);
+            k2->sr = inst_shape(&in, k->sr);
+            break;
+        case C_NONNEG:
+            k2->l = inst_dim(&in, k->l);
+            break;
+        }
+        pv_push(c->arena, &made, k2);
+    }
+    for (int i = 0; i < made.n; i++)
+        cons_add(c, made.items[i]);
+    return t;
+}

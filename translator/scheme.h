@@ -1,0 +1,20 @@
+/* scheme.h - let-polymorphism: levels, generalisation and instantiation
+ * (level-based, after Kiselyov's "Efficient and insightful generalization").
+ */
+#ifndef AXONC_SCHEME_H
+#define AXONC_SCHEME_H
+
+#include "terms.h"
+
+void enter_level(Ctx *c);
+void leave_level(Ctx *c);
+Scheme *scheme_mono(Ctx *c, Type *t);
+/* After leave_level(): quantifies the variables of t (and of the
+ * constraints made inside) whose level is above the current one. */
+Scheme *generalize(Ctx *c, Type *t);
+/* After leave_level() for a binding that is not generalised: every variable
+ * made inside moves to the current level, its constraints with it. */
+Scheme *settle(Ctx *c, Type *t);
+Type *instantiate(Ctx *c, const Scheme *s, const Origin *o);
+
+#endif

@@ -1,0 +1,71 @@
+/* source.h - source texts, byte-span locations and diagnostics.
+ *
+ * A location is a byte span in one source text; line and column are computed
+ * only when a diagnostic is printed (as jq does).  Diagnostics print as
+ *     FILE:LINE:COL: error: MESSAGE
+ *     <the source line>
+ *     <caret under the column, tildes under the rest of the span>
+ * followed by `note:` lines in the same form.
+ */
+#ifndef AXONC_SOURCE_H
+#define AXONC_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+
+typedef struct Source {
+    const char *name;     /* as given on the command line, or "<prelude>" */
+    const char *text;     /* NUL-terminated copy; may contain NUL bytes */
+    size_t len;
+    int builtin;          /* the embedded prelude: no source line is shown */
+    uint32_t *lines;      /* byte offset of each line start */
+    int nlines;
+} Source;
+
+typedef struct Loc {
+    const Source *src;
+    uint32_t start, end;  /* [start, end) byte offsets */
+} Loc;
+
+Loc loc_span(Loc a, Loc b);             /* from the start of a to the end of b */
+void src_line_col(const Source *s, uint32_t off, int *line, int *col);
+
+/* Loads a whole file.  Returns NULL (with errno set) when it cannot be read. */
+Source *src_load(Arena *a, const char *path);
+Source *src_from_text(Arena *a, const char *name, const char *text, size_t len, int builtin);
+
+typedef struct Diag {
+    FILE *out;
+    int errors;
+    int max_errors;       /* stop reporting (but keep counting) past this */
+    int suppressed;
+    int in_error;         /* 1 while the notes of a shown error may follow */
+} Diag;
+
+void diag_init(Diag *d, FILE *out);
+void diag_error(Diag *d, Loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void diag_note(Diag *d, Loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* A note with no location (e.g. the signature of a built-in rule). */
+void diag_note_plain(Diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void diag_warning(Diag *d, Loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif

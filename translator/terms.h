@@ -1,0 +1,229 @@
+/* terms.h - the semantic terms of inference and the state of one compilation.
+ *
+ *   elem   := prim | element variable                       (Elem)
+ *   dim    := polynomial over dimension variables and        (Dim)
+ *             opaque floor divisions, or `*` (ragged)
+ *   shape  := a sequence of segments, each a dimension or a  (Shape)
+ *             shape variable:  s @ [m, n]  is  [s; m; n]
+ *   type   := variable | tensor(elem, shape) | tuple | function   (Type)
+ *
+ * Variables are union-find nodes (a `link` when bound) with an OCaml-style
+ * level for let-generalisation; a variable whose level is GENERIC is
+ * quantified in a scheme.  Every term records the Origin where it was made
+ * and every binding the Origin of the unification that made it, so that a
+ * diagnostic can say where each fact came from.
+ */
+#ifndef AXONC_TERMS_H
+#define AXONC_TERMS_H
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "source.h"
+
+enum { GENERIC = INT_MAX };
+
+typedef struct Scheme Scheme;
+
+typedef struct Origin {
+    Loc loc;
+    const char *what;     /* "the annotation of 'x'", "the rule of 'matmul'" */
+    const char *rule;     /* the operator or function the rule belongs to */
+    const struct Scheme *scheme;  /* the rule's signature, for notes */
+    int arg;              /* 1-based argument number, 0 for none */
+} Origin;
+
+typedef struct Constraint Constraint;
+typedef struct Watch {
+    Constraint *c;
+    struct Watch *next;
+} Watch;
+
+/* ---- element types ------------------------------------------------- */
+
+/* ORDER ELEM: elem_names[] and elem_sizes[] in types.c follow this order. */
+typedef enum {
+    EL_VAR = -1,
+    EL_BOOL, EL_I8, EL_I16, EL_I32, EL_I64, EL_U8, EL_U16, EL_U32, EL_U64,
+    EL_F16, EL_BF16, EL_F32, EL_F64,
+    EL_COUNT
+} ElemPrim;
+
+typedef struct Elem {
+    int prim;             /* ElemPrim; EL_VAR for a variable */
+    struct Elem *link;
+    int level;
+    uint32_t id;
+    const Origin *origin, *why;
+    const char *hint;     /* the name written in an annotation */
+    uint32_t stamp;       /* traversal marks (instantiate, naming) */
+    void *mark;
+} Elem;
+
+/* ---- dimensions ---------------------------------------------------- */
+
+typedef struct Dim Dim;
+
+typedef struct DVar {
+    Dim *link;
+    int level;
+    uint32_t id;
+    const Origin *why;
+    const char *hint;
+    uint8_t dyn;          /* written `?`: known only at run time */
+    Watch *watch;
+    Constraint *def;      /* the broadcast this variable stands for */
+    uint32_t stamp;
+    void *mark;
+} DVar;
+
+typedef struct DivAtom {   /* floor(num / den), not simplifiable */
+    Dim *num, *den;
+} DivAtom;
+
+typedef struct Factor {    /* var^pow or div^pow: exactly one is set */
+    DVar *var;
+    DivAtom *div;
+    uint32_t pow;
+} Factor;
+
+typedef struct Mono {      /* coef * f[0] * ... * f[nf-1] */
+    int64_t coef;
+    uint32_t nf;
+    Factor *f;
+} Mono;
+
+/* A polynomial in canonical form: monomials sorted (by descending degree,
+ * then factors), like terms merged, no zero coefficients, the constant last. */
+struct Dim {
+    uint8_t ragged;       /* `*`: varies across the other axes */
+    uint32_t nt;
+    Mono *t;
+    const Origin *origin;
+};
+
+/* ---- shapes -------------------------------------------------------- */
+
+typedef struct Shape Shape;
+
+typedef struct SVar {
+    Shape *link;
+    int level;
+    uint32_t id;
+    const Origin *why;
+    const char *hint;
+    Watch *watch;
+    Constraint *def;      /* the broadcast this variable stands for */
+    uint32_t stamp;
+    void *mark;
+} SVar;
+
+typedef struct Seg {       /* exactly one is set */
+    Dim *dim;
+    SVar *var;
+} Seg;
+
+struct Shape {
+    uint32_t n;
+    Seg *s;
+    const Origin *origin;
+};
+
+/* ---- types --------------------------------------------------------- */
+
+typedef enum { TY_VAR, TY_TENSOR, TY_TUPLE, TY_FUNC } TypeKind;
+
+typedef struct Type Type;
+struct Type {
+    TypeKind kind;
+    /* TY_VAR */
+    Type *link;
+    int level;
+    uint32_t id;
+    const Origin *why;
+    const char *hint;
+    uint32_t stamp;
+    void *mark;
+    /* TY_TENSOR */
+    Elem *elem;
+    Shape *shape;
+    /* TY_TUPLE (items), TY_FUNC (items are the parameters) */
+    uint32_t n;
+    Type **items;
+    Type *ret;
+    const Origin *origin;
+};
+
+/* ---- constraints that could not be solved on the spot ------------- */
+
+typedef enum {
+    C_BCAST_SHAPE,  /* sres = broadcast(ops: Shape*) */
+    C_BCAST_DIM,    /* dres = broadcast(ops: Dim*) */
+    C_EQ_DIM,       /* l = r, not solvable yet (e.g. a + b = 10) */
+    C_EQ_SHAPE,     /* sl = sr, ambiguous split (s1 @ [n] @ s2 = s3 @ s4) */
+    C_NONNEG        /* l >= 0: a dimension written with a minus */
+} CKind;
+
+struct Constraint {
+    CKind kind;
+    uint32_t id;
+    const Origin *why;
+    uint8_t done;         /* solved, or replaced by other constraints */
+    uint8_t queued;
+    uint8_t rewrites;     /* C_EQ_DIM: registered as a rewrite rule */
+    uint8_t printing;     /* being printed (guards against cycles) */
+    int level;
+    SVar *sres;
+    DVar *dres;
+    PtrVec ops;
+    Dim *l, *r;
+    Shape *sl, *sr;
+    uint32_t stamp;
+    void *mark;
+};
+
+/* A type scheme: type with GENERIC variables, plus the constraints over
+ * them that every instance must satisfy. */
+struct Scheme {
+    Type *type;
+    PtrVec cons;          /* Constraint* */
+    int generic;          /* has any GENERIC variable */
+};
+
+/* Partial expression simplification (paper section 5): a monomial that a
+ * residual equation fixes to a constant is replaced by it everywhere. */
+typedef struct Rewrite {
+    Mono key;             /* coefficient 1 */
+    int64_t value;
+    Constraint *from;
+    struct Rewrite *next;
+} Rewrite;
+
+/* Where a unification happens, for its diagnostics. */
+typedef struct Site {
+    const Origin *why;    /* its location and what it is ("argument 2 of 'matmul'") */
+    int axis;             /* axis of the actual shape (negative: from the end), or INT_MIN */
+    Shape *exp_shape;     /* the whole shapes being unified, for messages */
+    Shape *act_shape;
+} Site;
+
+typedef struct Ctx {
+    Arena *arena;
+    Diag *diag;
+    int level;
+    uint32_t next_id;
+    uint32_t stamp;
+    PtrVec *pending;      /* per level: live constraints made at that level */
+    int npending;
+    PtrVec queue;         /* constraints to look at again */
+    int qhead;
+    int draining;
+    int overflow;         /* dimension arithmetic overflowed */
+    Rewrite *rewrites;
+    jmp_buf *abort;       /* a type error abandons the current top-level item */
+    PtrVec all_cons;      /* every constraint made, for statistics */
+} Ctx;
+
+#endif

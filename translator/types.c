@@ -1,0 +1,239 @@
+/* types.c - element types, shapes and types: constructors, union-find
+ * lookup, and normalisation of shapes through bound shape variables (the
+ * paper's "shape simplification": appends are flattened, empty shapes
+ * vanish, so `[] @ [n, n]` is `[n, n]`). */
+#include "types.h"
+
+#include <string.h>
+
+#include "dim.h"
+
+/* ORDER ELEM */
+static const char *const elem_names[EL_COUNT] = {
+    "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
+    "f16", "bf16", "f32", "f64",
+};
+static const int elem_sizes[EL_COUNT] = { 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8 };
+static const char *const elem_ctypes[EL_COUNT] = {
+    "uint8_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+    "uint32_t", "uint64_t", "uint16_t", "uint16_t", "float", "double",
+};
+
+int elem_lookup(const char *name)
+{
+    for (int i = 0; i < EL_COUNT; i++)
+        if (strcmp(name, elem_names[i]) == 0)
+            return i;
+    return EL_VAR;
+}
+
+const char *elem_name(int prim) { return elem_names[prim]; }
+int elem_size(int prim) { return elem_sizes[prim]; }
+const char *elem_ctype(int prim) { return elem_ctypes[prim]; }
+
+Origin *origin_new(Ctx *c, Loc loc, const char *what, const char *rule, int arg)
+{
+    Origin *o = ar_alloc(c->arena, sizeof *o);
+    o->loc = loc;
+    o->what = what;
+    o->rule = rule;
+    o->arg = arg;
+    return o;
+}
+
+Elem *elem_var(Ctx *c, const char *hint)
+{
+    Elem *e = ar_alloc(c->arena, sizeof *e);
+    e->prim = EL_VAR;
+    e->level = c->level;
+    e->id = ++c->next_id;
+    e->hint = hint;
+    return e;
+}
+
+Elem *elem_prim(Ctx *c, int prim, const Origin *o)
+{
+    Elem *e = ar_alloc(c->arena, sizeof *e);
+    e->prim = prim;
+    e->origin = o;
+    return e;
+}
+
+Elem *elem_find(Elem *e)
+{
+    Elem *r = e;
+    while (r->link)
+        r = r->link;
+    while (e->link && e->link != r) {    /* path compression */
+        Elem *next = e->link;
+        e->link = r;
+        e = next;
+    }
+    return r;
+}
+
+SVar *svar_new(Ctx *c, const char *hint)
+{
+    SVar *v = ar_alloc(c->arena, sizeof *v);
+    v->level = c->level;
+    v->id = ++c->next_id;
+    v->hint = hint;
+    return v;
+}
+
+Shape *shape_new(Ctx *c, uint32_t n, const Origin *o)
+{
+    Shape *s = ar_alloc(c->arena, sizeof *s);
+    s->n = n;
+    s->s = n ? ar_alloc(c->arena, sizeof(Seg) * n) : NULL;
+    s->origin = o;
+    return s;
+}
+
+Shape *shape_of_var(Ctx *c, SVar *v, const Origin *o)
+{
+    Shape *s = shape_new(c, 1, o);
+    s->s[0].var = v;
+    return s;
+}
+
+static int shape_needs_norm(Ctx *c, const Shape *s)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->s[i].var) {
+            if (s->s[i].var->link)
+                return 1;
+        } else if (dim_norm(c, s->s[i].dim) != s->s[i].dim) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+Shape *shape_norm(Ctx *c, Shape *s)
+{
+    if (!shape_needs_norm(c, s))
+        return s;
+    /* Count the segments after expansion, then fill. */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        SVar *v = s->s[i].var;
+        if (v && v->link) {
+            v->link = shape_norm(c, v->link);
+            n += v->link->n;
+        } else {
+            n++;
+        }
+    }
+    Shape *r = shape_new(c, n, s->origin);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        SVar *v = s->s[i].var;
+        if (v && v->link) {
+            memcpy(r->s + k, v->link->s, sizeof(Seg) * v->link->n);
+            k += v->link->n;
+        } else if (v) {
+            r->s[k++].var = v;
+        } else {
+            r->s[k++].dim = dim_norm(c, s->s[i].dim);
+        }
+    }
+    /* A shape that was a single bound variable keeps its value's origin. */
+    if (s->n == 1 && s->s[0].var && s->s[0].var->link)
+        r->origin = s->s[0].var->link->origin;
+    return r;
+}
+
+Shape *shape_slice(Ctx *c, Shape *s, uint32_t from, uint32_t to, const Origin *o)
+{
+    Shape *r = shape_new(c, to - from, o ? o : s->origin);
+    if (to > from)
+        memcpy(r->s, s->s + from, sizeof(Seg) * (to - from));
+    return r;
+}
+
+Shape *shape_concat(Ctx *c, Shape *a, Shape *b, const Origin *o)
+{
+    Shape *r = shape_new(c, a->n + b->n, o);
+    if (a->n)
+        memcpy(r->s, a->s, sizeof(Seg) * a->n);
+    if (b->n)
+        memcpy(r->s + a->n, b->s, sizeof(Seg) * b->n);
+    return r;
+}
+
+int shape_equal(const Shape *a, const Shape *b)
+{
+    if (a == b)
+        return 1;
+    if (a->n != b->n)
+        return 0;
+    for (uint32_t i = 0; i < a->n; i++) {
+        if (a->s[i].var || b->s[i].var) {
+            if (a->s[i].var != b->s[i].var)
+                return 0;
+        } else if (!dim_equal(a->s[i].dim, b->s[i].dim)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int shape_rank(const Shape *s, int *known)
+{
+    int n = 0;
+    *known = 1;
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->s[i].var)
+            *known = 0;
+        else
+            n++;
+    }
+    return n;
+}
+
+Type *type_var(Ctx *c, const char *hint)
+{
+    Type *t = ar_alloc(c->arena, sizeof *t);
+    t->kind = TY_VAR;
+    t->level = c->level;
+    t->id = ++c->next_id;
+    t->hint = hint;
+    return t;
+}
+
+Type *type_tensor(Ctx *c, Elem *e, Shape *s, const Origin *o)
+{
+    Type *t = ar_alloc(c->arena, sizeof *t);
+    t->kind = TY_TENSOR;
+    t->elem = e;
+    t->shape = s;
+    t->origin = o;
+    return t;
+}
+
+static Type *type_compound(Ctx *c, TypeKind k, uint32_t n, const Origin *o)
+{
+    Type *t = ar_alloc(c->arena, sizeof *t);
+    t->kind = k;
+    t->n = n;
+    t->items = ar_alloc(c->arena, sizeof(Type *) * (n ? n : 1));
+    t->origin = o;
+    return t;
+}
+
+Type *type_tuple(Ctx *c, uint32_t n, const Origin *o) { return type_compound(c, TY_TUPLE, n, o); }
+Type *type_func(Ctx *c, uint32_t n, const Origin *o) { return type_compound(c, TY_FUNC, n, o); }
+
+Type *type_prune(Type *t)
+{
+    Type *r = t;
+    while (r->kind == TY_VAR && r->link)
+        r = r->link;
+    while (t->kind == TY_VAR && t->link && t->link != r) {
+        Type *next = t->link;
+        t->link = r;
+        t = next;
+    }
+    return r;
+}

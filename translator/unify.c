@@ -1,0 +1,540 @@
+/* unify.c - unification of types, element types and shapes, variable
+ * binding with level adjustment, and the diagnostics of a failed unification.
+ *
+ * Type rules (paper figure 3):
+ *   tau s = a          =>  a = tau s                      (reorder)
+ *   tau1 s1 = tau2 s2  =>  tau1 = tau2, s1 = s2           (split)
+ *   a = tau s          =>  FAIL if a occurs in tau s      (occurs check)
+ * Shape rules (paper section 5) as applied by u_shape_step:
+ *   append unpacking   s @ [.., dn] = s' @ [.., d'm]  =>  dn = d'm, ...
+ *                      [d1, ..] @ s = [d'1, ..] @ s'  =>  d1 = d'1, ...
+ *   unpacking          [d1..dn] = [d'1..d'm]  =>  di = d'i, FAIL if n != m
+ *   empty shapes       [d1..dn] = s1 @ [d'1..d'n] @ s2  =>  s1 = s2 = []
+ *   append dimensionality  FAIL if an append needs more axes than it equals
+ *   basic              a = s  =>  bind a := s (FAIL if a occurs in s with
+ *                      axes around it: no infinite shapes)
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "dim.h"
+#include "print.h"
+#include "solve_int.h"
+#include "types.h"
+
+/* ---- diagnostics --------------------------------------------------- */
+
+void abandon(Ctx *c)
+{
+    longjmp(*c->abort, 1);
+}
+
+void type_error(Ctx *c, Loc loc, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_error(c->diag, loc, "%s", msg);
+    abandon(c);
+}
+
+void note_origin(Ctx *c, const char *term, const Origin *o)
+{
+    if (!o || !o->loc.src)
+        return;
+    if (o->scheme)
+        diag_note(c->diag, o->loc, "%s comes from %s: %s", term, o->what,
+                  pr_scheme_str(c, o->scheme, 0));
+    else
+        diag_note(c->diag, o->loc, "%s comes from %s", term, o->what);
+}
+
+Site site_of(const Origin *why)
+{
+    Site s;
+    memset(&s, 0, sizeof s);
+    s.why = why;
+    s.axis = INT_MIN;
+    return s;
+}
+
+static const char *what_of(const Site *site)
+{
+    return site->why && site->why->what ? site->why->what : "here";
+}
+
+static Loc loc_of(const Site *site)
+{
+    Loc none = { 0, 0, 0 };
+    return site->why ? site->why->loc : none;
+}
+
+/* "axis 1" of the actual shape, counted from the start when it is known. */
+static const char *axis_text(Ctx *c, const Site *site)
+{
+    if (site->axis == INT_MIN)
+        return NULL;
+    int axis = site->axis;
+    if (axis < 0 && site->act_shape) {
+        int known;
+        int rank = shape_rank(shape_norm(c, site->act_shape), &known);
+        if (known)
+            axis += rank;
+    }
+    return axis >= 0 ? ar_printf(c->arena, "axis %d", axis)
+                     : ar_printf(c->arena, "axis %d (from the end)", axis);
+}
+
+void err_dims(Ctx *c, const Site *site, Dim *e, Dim *a, const char *why_text)
+{
+    Namer nm;
+    namer_init(&nm, c, 1);
+    const char *es = pr_dim_str(&nm, e), *as = pr_dim_str(&nm, a);
+    const char *axis = axis_text(c, site);
+    int64_t ke, ka;
+    int consts = dim_is_const(e, &ke) && dim_is_const(a, &ka);
+    const char *base = axis ? ar_printf(c->arena, "%s has size %s, expected %s", axis, as, es)
+                            : ar_printf(c->arena, "size %s does not match %s", as, es);
+    if (!why_text && !consts)
+        why_text = "they can never be equal";
+    if (why_text)
+        diag_error(c->diag, loc_of(site), "%s: %s (%s)", what_of(site), base, why_text);
+    else
+        diag_error(c->diag, loc_of(site), "%s: %s", what_of(site), base);
+    if (site->exp_shape && site->act_shape)
+        diag_note_plain(c->diag, "the shapes are %s (expected) and %s",
+                        pr_shape_str(&nm, site->exp_shape), pr_shape_str(&nm, site->act_shape));
+    note_origin(c, es, e->origin);
+    if (a->origin != e->origin)
+        note_origin(c, as, a->origin);
+    abandon(c);
+}
+
+void err_overflow(Ctx *c, const Site *site)
+{
+    const char *what = c->overflow == 2 ? "a dimension expression grows too large (more than 4096 terms)"
+                     : c->overflow == 3 ? "division by zero in a dimension"
+                                        : "dimension arithmetic overflows 64 bits";
+    c->overflow = 0;
+    diag_error(c->diag, loc_of(site), "%s: %s", what_of(site), what);
+    abandon(c);
+}
+
+void check_overflow(Ctx *c, const Site *site)
+{
+    if (c->overflow)
+        err_overflow(c, site);
+}
+
+static AX_NORETURN void err_rank(Ctx *c, const Site *site, Shape *e, Shape *a)
+{
+    Namer nm;
+    namer_init(&nm, c, 1);
+    Shape *fe = site->exp_shape ? site->exp_shape : e, *fa = site->act_shape ? site->act_shape : a;
+    fe = shape_norm(c, fe);
+    fa = shape_norm(c, fa);
+    int ke, ka;
+    int re = shape_rank(fe, &ke), ra = shape_rank(fa, &ka);
+    const char *es = pr_shape_str(&nm, fe), *as = pr_shape_str(&nm, fa);
+    if (ke && ka)
+        diag_error(c->diag, loc_of(site), "%s: shape %s has rank %d, expected rank %d (%s)",
+                   what_of(site), as, ra, re, es);
+    else
+        diag_error(c->diag, loc_of(site), "%s: shape %s does not fit %s (rank %s%d vs %s%d)",
+                   what_of(site), as, es, ka ? "" : "at least ", ra, ke ? "" : "at least ", re);
+    note_origin(c, es, fe->origin);
+    if (fa->origin != fe->origin)
+        note_origin(c, as, fa->origin);
+    abandon(c);
+}
+
+static const char *kind_text(Ctx *c, Type *t)
+{
+    switch (t->kind) {
+    case TY_TENSOR: return "a tensor";
+    case TY_TUPLE: return ar_printf(c->arena, "a tuple of %u", t->n);
+    case TY_FUNC: return ar_printf(c->arena, "a function of %u argument%s", t->n, t->n == 1 ? "" : "s");
+    default: return "a value";
+    }
+}
+
+static AX_NORETURN void err_types(Ctx *c, const Site *site, Type *e, Type *a)
+{
+    Namer nm;
+    namer_init(&nm, c, 1);
+    const char *as = pr_type_str(&nm, a);
+    diag_error(c->diag, loc_of(site), "%s: expected %s, found %s", what_of(site), kind_text(c, e), as);
+    note_origin(c, "the expected type", e->origin);
+    if (a->origin != e->origin)
+        note_origin(c, as, a->origin);
+    abandon(c);
+}
+
+/* ---- levels ---------------------------------------------------------- */
+
+static void dvar_lower(DVar *v, void *arg);
+
+static void dvar_lower_to(Ctx *c, DVar *v, int level)
+{
+    if (v->level > level && v->level != GENERIC) {
+        v->level = level;
+        if (v->def && !v->def->done)
+            cons_lower_levels(c, v->def, level);
+    }
+}
+
+typedef struct { Ctx *c; int level; } LowerArg;
+
+static void dvar_lower(DVar *v, void *arg)
+{
+    LowerArg *la = arg;
+    dvar_lower_to(la->c, v, la->level);
+}
+
+void dim_lower_levels(Ctx *c, Dim *d, int level)
+{
+    LowerArg la = { c, level };
+    dim_each_var(dim_norm(c, d), dvar_lower, &la);
+}
+
+static void svar_lower_to(Ctx *c, SVar *v, int level)
+{
+    if (v->level > level && v->level != GENERIC) {
+        v->level = level;
+        if (v->def && !v->def->done)
+            cons_lower_levels(c, v->def, level);
+    }
+}
+
+void shape_lower_levels(Ctx *c, Shape *s, int level)
+{
+    s = shape_norm(c, s);
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->s[i].var)
+            svar_lower_to(c, s->s[i].var, level);
+        else
+            dim_lower_levels(c, s->s[i].dim, level);
+    }
+}
+
+/* Lowers levels under t; with `occ` set, fails if the variable occurs. */
+static int lower_type(Ctx *c, Type *t, int level, Type *occ, uint32_t stamp)
+{
+    t = type_prune(t);
+    if (t->stamp == stamp)
+        return 0;
+    t->stamp = stamp;
+    switch (t->kind) {
+    case TY_VAR:
+        if (t == occ)
+            return 1;
+        if (t->level > level && t->level != GENERIC)
+            t->level = level;
+        return 0;
+    case TY_TENSOR: {
+        Elem *e = elem_find(t->elem);
+        if (e->prim == EL_VAR && e->level > level && e->level != GENERIC)
+            e->level = level;
+        shape_lower_levels(c, t->shape, level);
+        return 0;
+    }
+    case TY_TUPLE:
+    case TY_FUNC:
+        for (uint32_t i = 0; i < t->n; i++)
+            if (lower_type(c, t->items[i], level, occ, stamp))
+                return 1;
+        return t->kind == TY_FUNC ? lower_type(c, t->ret, level, occ, stamp) : 0;
+    }
+    return 0;
+}
+
+void type_lower_levels(Ctx *c, Type *t, int level)
+{
+    lower_type(c, t, level, NULL, ++c->stamp);
+}
+
+/* ---- binding --------------------------------------------------------- */
+
+static void wake(Ctx *c, Watch **list)
+{
+    for (Watch *w = *list; w; w = w->next)
+        if (!w->c->done && !w->c->queued) {
+            w->c->queued = 1;
+            pv_push(c->arena, &c->queue, w->c);
+        }
+    *list = NULL;
+}
+
+void bind_dvar(Ctx *c, DVar *v, Dim *val, const Origin *why)
+{
+    v->link = val;
+    v->why = why;
+    dim_lower_levels(c, val, v->level);
+    wake(c, &v->watch);
+}
+
+void bind_svar(Ctx *c, SVar *v, Shape *val, const Origin *why)
+{
+    v->link = val;
+    v->why = why;
+    shape_lower_levels(c, val, v->level);
+    wake(c, &v->watch);
+}
+
+static void bind_tvar(Ctx *c, Type *v, Type *val, const Site *site)
+{
+    if (val->kind == TY_VAR) {
+        if (val->level > v->level)
+            val->level = v->level;
+    } else if (lower_type(c, val, v->level, v, ++c->stamp)) {
+        Namer nm;
+        namer_init(&nm, c, 1);
+        diag_error(c->diag, loc_of(site), "%s: infinite type: %s would contain itself (%s)",
+                   what_of(site), pr_type_str(&nm, v), pr_type_str(&nm, val));
+        abandon(c);
+    }
+    v->link = val;
+    v->why = site->why;
+}
+
+/* ---- element types ----------------------------------------------------- */
+
+void u_elem(Ctx *c, Elem *e, Elem *a, const Site *site)
+{
+    e = elem_find(e);
+    a = elem_find(a);
+    if (e == a)
+        return;
+    if (e->prim == EL_VAR || a->prim == EL_VAR) {
+        Elem *v = e->prim == EL_VAR ? e : a, *other = v == e ? a : e;
+        if (other->prim == EL_VAR && other->level > v->level)
+            other->level = v->level;
+        v->link = other;
+        v->why = site->why;
+        return;
+    }
+    if (e->prim == a->prim)
+        return;
+    diag_error(c->diag, loc_of(site), "%s: element type %s does not match %s", what_of(site),
+               elem_name(a->prim), elem_name(e->prim));
+    note_origin(c, elem_name(e->prim), e->origin);
+    note_origin(c, elem_name(a->prim), a->origin);
+    abandon(c);
+}
+
+/* ---- dimensions -------------------------------------------------------- */
+
+void u_dim(Ctx *c, Dim *e, Dim *a, const Site *site)
+{
+    dim_solve(c, e, a, site, NULL);
+}
+
+/* ---- shapes ------------------------------------------------------------ */
+
+static int svar_in_def(Ctx *c, const SVar *holder, const SVar *v)
+{
+    const Constraint *d = holder->def;
+    if (!d || d->done || d->kind != C_BCAST_SHAPE)
+        return 0;
+    for (int i = 0; i < d->ops.n; i++) {
+        Shape *s = shape_norm(c, d->ops.items[i]);
+        for (uint32_t k = 0; k < s->n; k++)
+            if (s->s[k].var == v)
+                return 1;
+    }
+    return 0;
+}
+
+/* x = s where x is a shape variable: bind, or handle x occurring in s
+ * (then everything around it must be empty: no infinite shapes). */
+static void solve_svar(Ctx *c, SVar *x, Shape *s, const Site *site, Shape *whole_e, Shape *whole_a)
+{
+    if (s->n == 1 && s->s[0].var) {
+        SVar *y = s->s[0].var;
+        if (y == x)
+            return;
+        int first = bind_first(x->id, 0, x->def, svar_in_def(c, x, y), y->id, 0, y->def, svar_in_def(c, y, x));
+        if (first)
+            bind_svar(c, x, s, site->why);
+        else
+            bind_svar(c, y, shape_of_var(c, x, s->origin), site->why);
+        return;
+    }
+    int occurs = 0;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->s[i].var == x)
+            occurs++;
+    if (!occurs) {
+        bind_svar(c, x, s, site->why);
+        return;
+    }
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->s[i].dim) {
+            Namer nm;
+            namer_init(&nm, c, 1);
+            diag_error(c->diag, loc_of(site), "%s: infinite shape: %s would have to equal %s",
+                       what_of(site), pr_shape_str(&nm, shape_of_var(c, x, NULL)), pr_shape_str(&nm, s));
+            (void)whole_e;
+            (void)whole_a;
+            abandon(c);
+        }
+    Shape *empty = shape_new(c, 0, s->origin);
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->s[i].var != x || occurs > 1)
+            if (!s->s[i].var->link)
+                bind_svar(c, s->s[i].var, empty, site->why);
+}
+
+int u_shape_step(Ctx *c, Shape *E, Shape *A, const Site *site, Shape **re, Shape **ra)
+{
+    for (;;) {
+        E = shape_norm(c, E);
+        A = shape_norm(c, A);
+        Site s = *site;
+        if (!s.exp_shape) {
+            s.exp_shape = E;
+            s.act_shape = A;
+        }
+        uint32_t ie = 0, ia = 0, je = E->n, ja = A->n;
+        while (ie < je && ia < ja) {              /* append unpacking, left */
+            Seg *x = &E->s[ie], *y = &A->s[ia];
+            if (x->dim && y->dim) {
+                s.axis = (int)ia;
+                u_dim(c, x->dim, y->dim, &s);
+            } else if (!(x->var && x->var == y->var)) {
+                break;
+            }
+            ie++;
+            ia++;
+        }
+        while (je > ie && ja > ia) {              /* append unpacking, right */
+            Seg *x = &E->s[je - 1], *y = &A->s[ja - 1];
+            if (x->dim && y->dim) {
+                s.axis = -(int)(A->n - ja + 1);
+                u_dim(c, x->dim, y->dim, &s);
+            } else if (!(x->var && x->var == y->var)) {
+                break;
+            }
+            je--;
+            ja--;
+        }
+        s.axis = INT_MIN;
+        Shape *Er = shape_slice(c, E, ie, je, E->origin);
+        Shape *Ar = shape_slice(c, A, ia, ja, A->origin);
+        int kE, kA;
+        int dE = shape_rank(Er, &kE), dA = shape_rank(Ar, &kA);
+        if (Er->n == 0 && Ar->n == 0)
+            return 1;
+        if (kE && kA)                             /* unpacking: ranks differ */
+            err_rank(c, &s, E, A);
+        if (kE || kA) {
+            /* One side has known rank n: the other's axes must fit (append
+             * dimensionality); a lone variable takes the whole; when the
+             * axes exactly fill n, every variable is empty (empty shapes). */
+            Shape *K = kE ? Er : Ar, *V = kE ? Ar : Er;
+            int nK = kE ? dE : dA, nV = kE ? dA : dE;
+            if (nV > nK)
+                err_rank(c, &s, E, A);
+            if (V->n == 1) {
+                solve_svar(c, V->s[0].var, K, &s, E, A);
+                return 1;
+            }
+            if (nV == nK) {
+                Shape *empty = shape_new(c, 0, K->origin);
+                for (uint32_t i = 0; i < V->n; i++)
+                    if (V->s[i].var && !V->s[i].var->link)
+                        bind_svar(c, V->s[i].var, empty, s.why);
+                continue;                         /* unify what is left */
+            }
+        } else if (Er->n == 1 || Ar->n == 1) {
+            Shape *one = Er->n == 1 ? Er : Ar, *other = one == Er ? Ar : Er;
+            solve_svar(c, one->s[0].var, other, &s, E, A);
+            continue;
+        }
+        *re = Er;
+        *ra = Ar;
+        return 0;
+    }
+}
+
+void u_shape(Ctx *c, Shape *e, Shape *a, const Site *site)
+{
+    Shape *re, *ra;
+    if (!u_shape_step(c, e, a, site, &re, &ra)) {
+        Constraint *k = cons_new(c, C_EQ_SHAPE, site->why);
+        k->sl = re;
+        k->sr = ra;
+        cons_add(c, k);
+    }
+}
+
+/* ---- types ------------------------------------------------------------- */
+
+void u_type(Ctx *c, Type *e, Type *a, const Site *site)
+{
+    e = type_prune(e);
+    a = type_prune(a);
+    if (e == a)
+        return;
+    if (e->kind == TY_VAR) {
+        bind_tvar(c, e, a, site);
+        return;
+    }
+    if (a->kind == TY_VAR) {
+        bind_tvar(c, a, e, site);
+        return;
+    }
+    if (e->kind != a->kind)
+        err_types(c, site, e, a);
+    switch (e->kind) {
+    case TY_TENSOR: {
+        u_elem(c, e->elem, a->elem, site);
+        Site s = *site;
+        s.exp_shape = s.act_shape = NULL;
+        u_shape(c, e->shape, a->shape, &s);
+        break;
+    }
+    case TY_TUPLE:
+    case TY_FUNC:
+        if (e->n != a->n)
+            err_types(c, site, e, a);
+        for (uint32_t i = 0; i < e->n; i++)
+            u_type(c, e->items[i], a->items[i], site);
+        if (e->kind == TY_FUNC)
+            u_type(c, e->ret, a->ret, site);
+        break;
+    case TY_VAR:
+        break;
+    }
+}
+
+/* ---- public entry points: unify, then solve what that woke up ---------- */
+
+void unify_type(Ctx *c, Type *expected, Type *actual, const Origin *why)
+{
+    Site s = site_of(why);
+    u_type(c, expected, actual, &s);
+    if (!c->draining)
+        solve_drain(c);
+}
+
+void unify_shape(Ctx *c, Shape *expected, Shape *actual, const Site *site)
+{
+    u_shape(c, expected, actual, site);
+    if (!c->draining)
+        solve_drain(c);
+}
+
+void unify_dim(Ctx *c, Dim *expected, Dim *actual, const Site *site)
+{
+    u_dim(c, expected, actual, site);
+    if (!c->draining)
+        solve_drain(c);
+}
+
+void unify_elem(Ctx *c, Elem *expected, Elem *actual, const Site *site)
+{
+    u_elem(c, expected, actual, site);
+}
