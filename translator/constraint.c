@@ -534,6 +534,45 @@ static void examine_bcast_shape(Ctx *c, Constraint *k)
     u_shape(c, shape_of_var(c, k->sres, k->why), shape_concat(c, prefix, tail, k->why), &site);
 }
 
+/* ---- flattened operand sets, for telling implied broadcasts ------------ */
+
+static void flat_into(Ctx *c, Constraint *k, PtrVec *out, int depth)
+{
+    for (int i = 0; i < k->ops.n; i++) {
+        if (k->kind == C_BCAST_SHAPE) {
+            Shape *s = shape_norm(c, k->ops.items[i]);
+            SVar *v = s->n == 1 ? s->s[0].var : NULL;
+            if (v && v->def && !v->def->done && v->def != k && depth < 64) {
+                flat_into(c, v->def, out, depth + 1);
+            } else if (!shapes_contain(c, out, s)) {
+                pv_push(c->arena, out, s);
+            }
+        } else {
+            Dim *d = dim_norm(c, k->ops.items[i]);
+            DVar *v = dim_is_var(d);
+            if (v && v->def && !v->def->done && v->def != k && depth < 64) {
+                flat_into(c, v->def, out, depth + 1);
+            } else if (!dims_contain(c, out, d)) {
+                pv_push(c->arena, out, d);
+            }
+        }
+    }
+}
+
+void bcast_flat_ops(Ctx *c, Constraint *k, PtrVec *out)
+{
+    out->n = 0;
+    flat_into(c, k, out, 0);
+}
+
+int bcast_ops_subset(Ctx *c, CKind kind, const PtrVec *a, const PtrVec *b)
+{
+    for (int i = 0; i < a->n; i++)
+        if (kind == C_BCAST_SHAPE ? !shapes_contain(c, b, a->items[i]) : !dims_contain(c, b, a->items[i]))
+            return 0;
+    return 1;
+}
+
 /* ---- the other constraints ----------------------------------------- */
 
 void require_nonneg(Ctx *c, Dim *d, const Origin *why)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dim.h"
+#include "solve.h"
 #include "types.h"
 
 enum { PR_MAX_DEPTH = 200 };
@@ -384,9 +385,14 @@ static void pr_dim_list(Namer *nm, Buf *b, const PtrVec *ops)
     }
 }
 
-void pr_constraint(Namer *nm, Buf *b, Constraint *c)
+/* Each clause a constraint prints as (usually one; a broadcast with a known
+ * result gives one `x in {1, r}` per operand). */
+static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
 {
     Ctx *ctx = nm->ctx;
+    Buf one;
+    buf_init(&one, ctx->arena);
+    Buf *b = &one;
     switch (c->kind) {
     case C_BCAST_SHAPE:
         buf_puts(b, "broadcast(");
@@ -416,19 +422,20 @@ void pr_constraint(Namer *nm, Buf *b, Constraint *c)
             if (dim_equal(dim_norm(ctx, c->ops.items[i]), r))
                 hit = 1;
         if (hit) {
-            int k = 0;
             for (int i = 0; i < c->ops.n; i++) {
                 Dim *d = dim_norm(ctx, c->ops.items[i]);
-                int64_t one;
-                if (dim_equal(d, r) || (dim_is_const(d, &one) && one == 1))
+                int64_t one_;
+                if (dim_equal(d, r) || (dim_is_const(d, &one_) && one_ == 1))
                     continue;
-                if (k++)
-                    buf_puts(b, ", ");
-                pr_dim(nm, b, d);
-                buf_puts(b, " in {1, ");
-                pr_dim(nm, b, r);
-                buf_putc(b, '}');
+                Buf cl;
+                buf_init(&cl, ctx->arena);
+                pr_dim(nm, &cl, d);
+                buf_puts(&cl, " in {1, ");
+                pr_dim(nm, &cl, r);
+                buf_putc(&cl, '}');
+                pv_push(ctx->arena, out, (void *)buf_str(&cl));
             }
+            return;
         } else {
             buf_puts(b, "broadcast(");
             pr_dim_list(nm, b, &c->ops);
@@ -458,6 +465,19 @@ void pr_constraint(Namer *nm, Buf *b, Constraint *c)
         buf_puts(b, " >= 0");
         break;
     }
+    if (one.n)
+        pv_push(ctx->arena, out, (void *)buf_str(&one));
+}
+
+void pr_constraint(Namer *nm, Buf *b, Constraint *c)
+{
+    PtrVec clauses = { 0 };
+    pr_clauses(nm, c, &clauses);
+    for (int i = 0; i < clauses.n; i++) {
+        if (i)
+            buf_puts(b, ", ");
+        buf_puts(b, clauses.items[i]);
+    }
 }
 
 static int cons_id_cmp(const void *x, const void *y)
@@ -466,27 +486,57 @@ static int cons_id_cmp(const void *x, const void *y)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* A broadcast whose result is unused is only a requirement that its
+ * operands broadcast together; it is implied, and not printed, when another
+ * broadcast's (flattened) operands include all of its own. */
+static int implied(Namer *nm, Constraint **all, int n, int self)
+{
+    Ctx *c = nm->ctx;
+    Constraint *k = all[self];
+    if ((k->kind != C_BCAST_SHAPE && k->kind != C_BCAST_DIM) ||
+        (k->kind == C_BCAST_SHAPE ? k->sres->link != NULL : k->dres->link != NULL))
+        return 0;
+    PtrVec mine = { 0 }, other = { 0 };
+    bcast_flat_ops(c, k, &mine);
+    for (int j = 0; j < n; j++) {
+        Constraint *o = all[j];
+        if (j == self || o->done || o->kind != k->kind)
+            continue;
+        bcast_flat_ops(c, o, &other);
+        if (bcast_ops_subset(c, k->kind, &mine, &other) &&
+            (!bcast_ops_subset(c, k->kind, &other, &mine) || j < self))
+            return 1;
+    }
+    return 0;
+}
+
 void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
 {
     if (cons->n == 0)
         return;
-    Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)cons->n);
-    memcpy(sorted, cons->items, sizeof(Constraint *) * (size_t)cons->n);
-    qsort(sorted, (size_t)cons->n, sizeof *sorted, cons_id_cmp);
-    int k = 0;
-    for (int i = 0; i < cons->n; i++) {
+    int n = cons->n;
+    Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)n);
+    memcpy(sorted, cons->items, sizeof(Constraint *) * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof *sorted, cons_id_cmp);
+    PtrVec printed = { 0 };
+    for (int i = 0; i < n; i++) {
         Constraint *c = sorted[i];
-        if (c->done || c->kind == C_NONNEG || was_shown(nm, c))
+        if (c->done || c->kind == C_NONNEG || was_shown(nm, c) || implied(nm, sorted, n, i))
             continue;
-        /* A broadcast whose result is unbound and used in the type printed
-         * in place; one used nowhere still constrains its operands. */
-        Buf one;
-        buf_init(&one, nm->ctx->arena);
-        pr_constraint(nm, &one, c);
-        if (one.n == 0)
-            continue;
-        buf_puts(b, k++ ? ", " : " where ");
-        buf_puts(b, buf_str(&one));
+        PtrVec clauses = { 0 };
+        pr_clauses(nm, c, &clauses);
+        /* A check made twice (the same rule applied twice) prints once. */
+        for (int k = 0; k < clauses.n; k++) {
+            int dup = 0;
+            for (int j = 0; j < printed.n; j++)
+                if (strcmp(printed.items[j], clauses.items[k]) == 0)
+                    dup = 1;
+            if (dup)
+                continue;
+            buf_puts(b, printed.n ? ", " : " where ");
+            buf_puts(b, clauses.items[k]);
+            pv_push(nm->ctx->arena, &printed, clauses.items[k]);
+        }
     }
 }
 

@@ -1,0 +1,48 @@
+# lit.cfg.py - how the axonc tests run (lit + FileCheck from llvm-14-tools).
+#
+# Each test file says how it runs (`// RUN:`) and what must appear
+# (`// CHECK:`).  Parameters (lit --param):
+#   axonc=PATH      the axonc binary under test (build/axonc or build/asan/axonc)
+#   sanitize=1      compile the C test programs with ASan/UBSan as well
+import os
+import shutil
+
+import lit.formats
+
+config.name = 'axonc'
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = ['.axon', '.test']
+config.excludes = ['Inputs', 'lit.cfg.py']
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(config.test_source_root)
+config.test_exec_root = os.path.join(root, 'build', 'lit', lit_config.params.get('name', 'normal'))
+
+axonc = os.path.abspath(lit_config.params.get('axonc', os.path.join(root, 'build', 'axonc')))
+config.substitutions.append(('%axonc', axonc))
+config.substitutions.append(('%root', root))
+config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'Inputs')))
+
+sanitize = lit_config.params.get('sanitize', '0') == '1'
+san = ' -fsanitize=address,undefined -fno-sanitize-recover=all' if sanitize else ''
+config.substitutions.append(('%cc', 'gcc -std=c99 -pedantic -Wall -Wextra -Werror -g' + san))
+config.substitutions.append(('%cxx', 'g++ -std=c++11 -Wall -Wextra -Werror -g' + san))
+
+# FileCheck and the other LLVM test tools.
+path = os.environ.get('PATH', '')
+for d in ['/usr/lib/llvm-14/bin']:
+    if os.path.isdir(d):
+        path = d + os.pathsep + path
+config.environment['PATH'] = path
+for var in ['HOME', 'TMPDIR', 'CUDA_PATH']:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+if shutil.which('nvcc', path=path):
+    config.available_features.add('nvcc')
+if shutil.which('clang', path=path):
+    config.available_features.add('clang')
+if shutil.which('dot', path=path):
+    config.available_features.add('dot')
+if shutil.which('cmake', path=path):
+    config.available_features.add('cmake')
+if sanitize:
+    config.available_features.add('sanitize')
