@@ -10,11 +10,12 @@
 struct ArChunk {
     ArChunk *next;
     size_t size;
-    /* payload follows, aligned to max_align_t by the union below */
-    union { long double ld; void *p; long long ll; } payload[];
+    /* payload follows, aligned for pointers and 64-bit integers (the
+     * translator allocates nothing that needs more) */
+    union { double d; void *p; long long ll; } payload[];
 };
 
-enum { AR_CHUNK = 64 * 1024, AR_ALIGN = 16 };
+enum { AR_CHUNK = 256 * 1024, AR_ALIGN = 8 };
 
 static void ar_oom(void)
 {

@@ -123,11 +123,20 @@ static void cons_visit(Ctx *c, Constraint *k, const Visitor *v)
     }
 }
 
+/* Adds k to a variable's watch list once.  Entries of constraints that are
+ * done are unlinked on the way, so a variable shared by many operations
+ * (a weight, a batch size) does not accumulate them. */
 static void add_watch(Ctx *c, Watch **list, Constraint *k)
 {
-    for (Watch *w = *list; w; w = w->next)
-        if (w->c == k)
+    for (Watch **p = list; *p;) {
+        if ((*p)->c->done) {
+            *p = (*p)->next;
+            continue;
+        }
+        if ((*p)->c == k)
             return;
+        p = &(*p)->next;
+    }
     Watch *w = ar_alloc(c->arena, sizeof *w);
     w->c = k;
     w->next = *list;
@@ -288,7 +297,7 @@ static AX_NORETURN void err_bcast_dim(Ctx *c, Constraint *k, Dim *x, Dim *y)
     namer_init(&nm, c, 1);
     const char *xs = pr_dim_str(&nm, x), *ys = pr_dim_str(&nm, y);
     diag_error(c->diag, k->why->loc, "%s: cannot broadcast size %s with size %s",
-               k->why->what, xs, ys);
+               origin_text(c, k->why), xs, ys);
     note_origin(c, xs, x->origin);
     if (y->origin != x->origin)
         note_origin(c, ys, y->origin);
@@ -590,7 +599,7 @@ static void examine_nonneg(Ctx *c, Constraint *k)
     int64_t v;
     if (dim_is_const(d, &v)) {
         if (v < 0) {
-            diag_error(c->diag, k->why->loc, "%s gives a negative size (%lld)", k->why->what, (long long)v);
+            diag_error(c->diag, k->why->loc, "%s gives a negative size (%lld)", origin_text(c, k->why), (long long)v);
             note_origin(c, "the size", k->l->origin);
             abandon(c);
         }

@@ -71,14 +71,20 @@ Dim *dim_const(Ctx *c, int64_t v, const Origin *o)
     return d;
 }
 
+/* Every use of a variable shares one node (normalised in place, so all
+ * uses see its value); the first use's origin is the node's. */
 Dim *dim_of_var(Ctx *c, DVar *v, const Origin *o)
 {
+    if (v->self && dim_is_var(v->self) == v)
+        return v->self;
     Dim *d = dim_alloc(c, 1, o);
     d->t[0].coef = 1;
     d->t[0].nf = 1;
     d->t[0].f = ar_alloc(c->arena, sizeof(Factor));
     d->t[0].f[0].var = v;
     d->t[0].f[0].pow = 1;
+    if (!v->self)
+        v->self = d;
     return d;
 }
 
@@ -222,10 +228,17 @@ static Dim *dim_from_monos(Ctx *c, Mono *m, uint32_t n, const Origin *o)
         if (m[i].coef != 0)
             m[kept++] = m[i];
     k = kept;
-    Dim *d = dim_alloc(c, k, o);
-    if (k)
-        memcpy(d->t, m, sizeof(Mono) * k);
+    /* The scratch array (fresh for every operation) becomes the result. */
+    Dim *d = ar_alloc(c->arena, sizeof *d);
+    d->nt = k;
+    d->t = k ? m : NULL;
+    d->origin = o;
     return d;
+}
+
+Dim *dim_canon(Ctx *c, Mono *m, uint32_t n, const Origin *o)
+{
+    return dim_from_monos(c, m, n, o);
 }
 
 static Mono *scratch(Ctx *c, uint32_t n)
@@ -416,7 +429,9 @@ static Dim *apply_rewrites(Ctx *c, Dim *d)
     return dim_from_monos(c, m, d->nt, d->origin);
 }
 
-static Dim *norm(Ctx *c, Dim *d, int rewrite)
+static Dim *norm(Ctx *c, Dim *d, int rewrite);
+
+static Dim *norm_fresh(Ctx *c, Dim *d, int rewrite)
 {
     if (d->ragged)
         return d;
@@ -429,6 +444,47 @@ static Dim *norm(Ctx *c, Dim *d, int rewrite)
         Dim *val = norm(c, only->link, rewrite);
         only->link = val;
         return val;
+    }
+    /* Linear (the usual case): substitute each variable's value in one
+     * pass and merge once. */
+    int linear = 1;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < d->nt && linear; i++) {
+        const Mono *m = &d->t[i];
+        if (m->nf == 0) {
+            count++;
+        } else if (m->nf == 1 && m->f[0].var && m->f[0].pow == 1) {
+            DVar *v = m->f[0].var;
+            if (v->link) {
+                v->link = norm(c, v->link, rewrite);
+                if (v->link->ragged)
+                    return v->link;
+                count += v->link->nt;
+            } else {
+                count++;
+            }
+        } else {
+            linear = 0;
+        }
+    }
+    if (linear) {
+        Mono *out = scratch(c, count);
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < d->nt; i++) {
+            const Mono *m = &d->t[i];
+            DVar *v = m->nf ? m->f[0].var : NULL;
+            if (v && v->link) {
+                for (uint32_t j = 0; j < v->link->nt; j++) {
+                    out[k] = v->link->t[j];
+                    out[k].coef = ck_mul(c, m->coef, v->link->t[j].coef);
+                    k++;
+                }
+            } else {
+                out[k++] = *m;
+            }
+        }
+        Dim *r = dim_from_monos(c, out, k, d->origin);
+        return rewrite && c->rewrites ? apply_rewrites(c, r) : r;
     }
     Dim *sum = dim_const(c, 0, d->origin);
     for (uint32_t i = 0; i < d->nt; i++) {
@@ -457,6 +513,35 @@ static Dim *norm(Ctx *c, Dim *d, int rewrite)
     }
     sum->origin = d->origin;
     return rewrite && c->rewrites ? apply_rewrites(c, sum) : sum;
+}
+
+int dim_stale(Ctx *c, const Dim *d)
+{
+    if (d->ragged)
+        return 0;
+    if (needs_norm(d))
+        return 1;
+    if (c->rewrites)
+        for (uint32_t i = 0; i < d->nt; i++)
+            if ((mono_degree(&d->t[i]) > 1 || (d->t[i].nf == 1 && d->t[i].f[0].div)) && find_rewrite(c, &d->t[i]))
+                return 1;
+    return 0;
+}
+
+/* Normalises, and (when no rewrite rule exists, so that nothing but bound
+ * variables was replaced) stores the result in d itself, so the work is not
+ * repeated and no garbage accumulates: d keeps its meaning. */
+static Dim *norm(Ctx *c, Dim *d, int rewrite)
+{
+    Dim *r = norm_fresh(c, d, rewrite);
+    if (r == d || c->rewrites)
+        return r;
+    if (dim_is_var(d))
+        d->origin = r->origin;
+    d->ragged = r->ragged;
+    d->nt = r->nt;
+    d->t = r->t;
+    return d;
 }
 
 Dim *dim_norm(Ctx *c, Dim *d)

@@ -2,7 +2,8 @@
  *
  * Rules (paper section 5, extended):
  *   c1 = c2                  FAIL if c1 != c2                       (basic)
- *   a = d                    bind a := d when a is not in d         (basic)
+ *   a = d                    bind a := d when a is not in d         (basic;
+ *                            d may have a minus: its own C_NONNEG keeps it >= 0)
  *   (* d c1) = c2            d = c2 / c1 if c1 divides c2           (arithmetic
  *   (+ d c1) = c2            d = c2 - c1 if that is >= 0             simplification,
  *   (- d c1) = c2            d = c1 + c2                             generalised:)
@@ -130,6 +131,27 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
         return 1;
     }
 
+    /* basic rule: a = d binds a when a does not occur in d (a variable
+     * alone on both sides: the priority of bind_first decides which). */
+    DVar *ve = dim_is_var(e), *va = dim_is_var(a);
+    if (ve && va) {
+        int first = bind_first(ve->id, ve->dyn, ve->def, def_mentions(c, ve->def, va),
+                               va->id, va->dyn, va->def, def_mentions(c, va->def, ve));
+        if (first)
+            bind_dvar(c, ve, a, site->why);
+        else
+            bind_dvar(c, va, e, site->why);
+        return 1;
+    }
+    if (ve && !dim_mentions(a, ve)) {
+        bind_dvar(c, ve, a, site->why);
+        return 1;
+    }
+    if (va && !dim_mentions(e, va)) {
+        bind_dvar(c, va, e, site->why);
+        return 1;
+    }
+
     Dim *p = dim_sub(c, e, a, site->why);
     check_overflow(c, site);
     int64_t k;
@@ -198,9 +220,7 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
                 rest[n].coef = coef > 0 ? -(p->t[j].coef / (int64_t)g) : p->t[j].coef / (int64_t)g;
                 n++;
             }
-        Dim *val = dim_const(c, 0, NULL);
-        Dim tmp = { 0, n, rest, NULL };
-        val = dim_add(c, val, &tmp, NULL);
+        Dim *val = dim_canon(c, rest, n, NULL);
         check_overflow(c, site);
         int64_t kv;
         if (dim_is_const(val, &kv) && kv < 0)

@@ -31,12 +31,13 @@ typedef struct ScopeName {
 typedef struct Elab {
     Ctx *c;
     Scope *sc;
+    OriginKind kind;
     const char *what;
 } Elab;
 
 static const Origin *at(Elab *e, Loc loc)
 {
-    return origin_new(e->c, loc, e->what, NULL, 0);
+    return origin_of(e->c, loc, e->kind, e->what, NULL, 0);
 }
 
 /* The variable a name stands for in this scope, made on first use. */
@@ -143,13 +144,26 @@ static Dim *elab_dim(Elab *e, DExpr *d)
 static Shape *elab_shape(Elab *e, SExpr *s)
 {
     Ctx *c = e->c;
-    Shape *r = shape_new(c, 0, at(e, s->loc));
+    const Origin *o = at(e, s->loc);
+    if (s->atoms.n == 1 && ((SAtom *)s->atoms.items[0])->kind == SA_DIMS) {
+        /* the common case, [d1, ..., dn]: one shape, one origin */
+        SAtom *a = s->atoms.items[0];
+        Shape *r = shape_new(c, (uint32_t)a->dims.n, o);
+        for (int k = 0; k < a->dims.n; k++) {
+            DExpr *dx = a->dims.items[k];
+            r->s[k].dim = elab_dim(e, dx);
+            if (has_minus(dx))
+                require_nonneg(c, r->s[k].dim, at(e, dx->loc));
+        }
+        return r;
+    }
+    Shape *r = shape_new(c, 0, o);
     for (int i = 0; i < s->atoms.n; i++) {
         SAtom *a = s->atoms.items[i];
         Shape *part = NULL;
         switch (a->kind) {
         case SA_DIMS:
-            part = shape_new(c, (uint32_t)a->dims.n, at(e, a->loc));
+            part = shape_new(c, (uint32_t)a->dims.n, o);
             for (int k = 0; k < a->dims.n; k++) {
                 DExpr *dx = a->dims.items[k];
                 part->s[k].dim = elab_dim(e, dx);
@@ -158,7 +172,7 @@ static Shape *elab_shape(Elab *e, SExpr *s)
             }
             break;
         case SA_VAR:
-            part = shape_of_var(c, lookup(e, a->name, NK_SHAPE, a->loc), at(e, a->loc));
+            part = shape_of_var(c, lookup(e, a->name, NK_SHAPE, a->loc), o);
             break;
         case SA_BCAST: {
             check_broadcast_name(e, a->name, a->loc);
@@ -169,10 +183,8 @@ static Shape *elab_shape(Elab *e, SExpr *s)
             break;
         }
         }
-        r = shape_concat(c, r, part, r->origin);
+        r = shape_concat(c, r, part, o);
     }
-    if (s->atoms.n == 1)
-        r->origin = at(e, s->loc);
     return r;
 }
 
@@ -207,8 +219,8 @@ static Type *elab(Elab *e, TExpr *t)
     return NULL;
 }
 
-Type *elab_type(Ctx *c, Scope *sc, TExpr *t, const char *what)
+Type *elab_type(Ctx *c, Scope *sc, TExpr *t, OriginKind kind, const char *what)
 {
-    Elab e = { c, sc, what };
+    Elab e = { c, sc, kind, what };
     return elab(&e, t);
 }

@@ -16,7 +16,8 @@ typedef struct Scope {
     int level;             /* variables are made at the item's level */
 } Scope;
 
-/* what: how notes describe the annotation, e.g. "the annotation of 'x'". */
-Type *elab_type(Ctx *c, Scope *sc, TExpr *t, const char *what);
+/* kind, what: how notes describe the annotation (origin_text), e.g.
+ * OW_ANNOT, "x" for "the annotation of 'x'". */
+Type *elab_type(Ctx *c, Scope *sc, TExpr *t, OriginKind kind, const char *what);
 
 #endif

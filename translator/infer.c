@@ -25,20 +25,41 @@
 #include "symtab.h"
 #include "types.h"
 
+/* Local names live in a hash map with shadowing: each binding remembers the
+ * one it hides, and leaving a function restores them (scope_pop). */
 typedef struct Local {
     const char *name;
     Scheme *scheme;
-    struct Local *next;
+    struct Local *shadowed;
 } Local;
 
 typedef struct Inf {
     Ctx *c;
     Symtab globals;        /* name -> Binding* */
+    Symtab locals;         /* name -> innermost Local* */
+    PtrVec stack;          /* Local*, in binding order */
     Scope *scope;          /* annotation names of the current item */
-    const char *item_name;
 } Inf;
 
-static Type *infer(Inf *in, Local *env, Expr *e);
+static Type *infer(Inf *in, Expr *e);
+
+static void bind_local(Inf *in, const char *name, Scheme *s)
+{
+    Local *l = ar_alloc(in->c->arena, sizeof *l);
+    l->name = name;
+    l->scheme = s;
+    l->shadowed = st_get(&in->locals, name);
+    st_put(&in->locals, name, l);
+    pv_push(in->c->arena, &in->stack, l);
+}
+
+static void scope_pop(Inf *in, int mark)
+{
+    while (in->stack.n > mark) {
+        Local *l = in->stack.items[--in->stack.n];
+        st_put(&in->locals, l->name, l->shadowed);
+    }
+}
 
 static int is_value(const Expr *e)
 {
@@ -59,31 +80,26 @@ static int is_value(const Expr *e)
 
 /* ---- names -------------------------------------------------------------- */
 
-static Type *use_name(Inf *in, Local *env, const char *name, Loc loc)
+static Type *use_name(Inf *in, const char *name, Loc loc)
 {
     Ctx *c = in->c;
     if (strcmp(name, "_") == 0)
         type_error(c, loc, "'_' can only be used in a pattern");
-    for (Local *l = env; l; l = l->next)
-        if (strcmp(l->name, name) == 0) {
-            if (!l->scheme->generic)
-                return l->scheme->type;
-            Origin *o = origin_new(c, loc, ar_printf(c->arena, "the signature of '%s'", name), name, 0);
-            o->scheme = l->scheme;
-            return instantiate(c, l->scheme, o);
-        }
-    Binding *b = st_get(&in->globals, name);
-    if (!b) {
-        if (name[0] == '+' || name[0] == '-' || name[0] == '*' || name[0] == '/')
-            type_error(c, loc, "internal error: the operator '%s' has no rule", name);
-        type_error(c, loc, "'%s' is not defined", name);
+    Local *l = st_get(&in->locals, name);
+    if (l) {
+        if (!l->scheme->generic)
+            return l->scheme->type;
+        Origin *o = origin_of(c, loc, OW_SIG, name, name, 0);
+        o->scheme = l->scheme;
+        return instantiate(c, l->scheme, o);
     }
+    Binding *b = st_get(&in->globals, name);
+    if (!b)
+        type_error(c, loc, "'%s' is not defined", name);
     if (b->failed)
         abandon(c);              /* its own error was reported */
-    Origin *o = origin_new(c, loc,
-                           ar_printf(c->arena, b->builtin ? "the rule of '%s'" : "the signature of '%s'",
-                                     strcmp(name, "__neg") == 0 ? "-" : name),
-                           strcmp(name, "__neg") == 0 ? "-" : name, 0);
+    const char *shown = strcmp(name, "__neg") == 0 ? "-" : name;
+    Origin *o = origin_of(c, loc, b->builtin ? OW_RULE : OW_SIG, shown, shown, 0);
     o->scheme = b->scheme;
     return instantiate(c, b->scheme, o);
 }
@@ -97,16 +113,13 @@ static const char *callee_name(const Expr *f)
     return NULL;
 }
 
-static const char *arg_what(Inf *in, const char *fname, int i, int nargs, const Expr *arg, int binary)
+static Origin *arg_origin(Inf *in, Loc loc, const char *fname, int i, int nargs, const Expr *arg, int binary)
 {
-    Arena *a = in->c->arena;
-    if (binary)
-        return nargs == 1 ? ar_printf(a, "the operand of '%s'", fname)
-                          : ar_printf(a, "the %s operand of '%s'", i == 0 ? "left" : "right", fname);
-    if (arg && arg->kind == EX_NAME)
-        return fname ? ar_printf(a, "argument %d (%s) of '%s'", i + 1, arg->name, fname)
-                     : ar_printf(a, "argument %d (%s)", i + 1, arg->name);
-    return fname ? ar_printf(a, "argument %d of '%s'", i + 1, fname) : ar_printf(a, "argument %d", i + 1);
+    OriginKind k = !binary ? OW_ARG : nargs == 1 ? OW_OPERAND : i == 0 ? OW_LEFT : OW_RIGHT;
+    Origin *o = origin_of(in->c, loc, k, NULL, fname, i + 1);
+    if (!binary && arg && arg->kind == EX_NAME)
+        o->argname = arg->name;
+    return o;
 }
 
 /* Applies a function type to argument types, unifying each parameter with
@@ -121,8 +134,7 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
         for (int i = 0; i < nargs; i++)
             want->items[i] = type_var(c, NULL);
         want->ret = type_var(c, NULL);
-        unify_type(c, ft, want, origin_new(c, fn_loc, fname ? ar_printf(c->arena, "the call of '%s'", fname)
-                                                             : "this call", fname, 0));
+        unify_type(c, ft, want, origin_of(c, fn_loc, OW_CALL, NULL, fname, 0));
         ft = type_prune(ft);
     }
     if (ft->kind != TY_FUNC) {
@@ -140,75 +152,67 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
         abandon(c);
     }
     for (int i = 0; i < nargs; i++) {
-        Origin *why = origin_new(c, args[i] ? args[i]->loc : call_loc,
-                                 arg_what(in, fname, i, nargs, args[i], binary), fname, i + 1);
+        Origin *why = arg_origin(in, args[i] ? args[i]->loc : call_loc, fname, i, nargs, args[i], binary);
         why->scheme = ft->origin ? ft->origin->scheme : NULL;
         unify_type(c, ft->items[i], targs[i], why);
     }
     return ft->ret;
 }
 
-static Type *infer_call(Inf *in, Local *env, Expr *e)
+static Type *infer_call(Inf *in, Expr *e)
 {
-    Type *ft = infer(in, env, e->fn);
+    Type *ft = infer(in, e->fn);
     int n = e->args.n;
     Type **targs = ar_alloc(in->c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++)
-        targs[i] = infer(in, env, e->args.items[i]);
+        targs[i] = infer(in, e->args.items[i]);
     return apply(in, ft, e->fn->loc, callee_name(e->fn), (Expr **)e->args.items, targs, n, e->loc, 0);
 }
 
-static Type *infer_operator(Inf *in, Local *env, Expr *e)
+static Type *infer_operator(Inf *in, Expr *e)
 {
     const char *shown = e->kind == EX_NEG ? "-" : e->name;
-    Type *ft = use_name(in, env, e->name, e->op_loc);
+    Type *ft = use_name(in, e->name, e->op_loc);
     Expr *args[2] = { e->l, e->r };
     Type *targs[2];
     int n = e->kind == EX_NEG ? 1 : 2;
     for (int i = 0; i < n; i++)
-        targs[i] = infer(in, env, args[i]);
+        targs[i] = infer(in, args[i]);
     return apply(in, ft, e->op_loc, shown, args, targs, n, e->loc, 1);
 }
 
 /* ---- functions and statements -------------------------------------------- */
 
-static Local *bind_local(Inf *in, Local *env, const char *name, Scheme *s)
-{
-    Local *l = ar_alloc(in->c->arena, sizeof *l);
-    l->name = name;
-    l->scheme = s;
-    l->next = env;
-    return l;
-}
-
 /* Destructures t by the pattern, binding the names (monomorphic). */
-static Local *bind_pattern(Inf *in, Local *env, Pattern *p, Type *t)
+static void bind_pattern(Inf *in, Pattern *p, Type *t)
 {
     Ctx *c = in->c;
     p->type = t;
     switch (p->kind) {
     case PAT_WILD:
-        return env;
+        return;
     case PAT_NAME:
-        return bind_local(in, env, p->name, scheme_mono(c, t));
+        bind_local(in, p->name, scheme_mono(c, t));
+        return;
     case PAT_TUPLE: {
         uint32_t n = (uint32_t)p->items.n;
-        Type *want = type_tuple(c, n, origin_new(c, p->loc, "the pattern", NULL, 0));
+        const Origin *o = origin_new(c, p->loc, "the pattern", NULL, 0);
+        Type *want = type_tuple(c, n, o);
         for (uint32_t i = 0; i < n; i++)
             want->items[i] = type_var(c, NULL);
-        unify_type(c, want, t, origin_new(c, p->loc, "the pattern", NULL, 0));
+        unify_type(c, want, t, o);
         for (uint32_t i = 0; i < n; i++)
-            env = bind_pattern(in, env, p->items.items[i], want->items[i]);
-        return env;
+            bind_pattern(in, p->items.items[i], want->items[i]);
+        return;
     }
     }
-    return env;
 }
 
-static Type *infer_fn(Inf *in, Local *env, Expr *e)
+static Type *infer_fn(Inf *in, Expr *e)
 {
     Ctx *c = in->c;
     FnExpr *f = e->lam;
+    int mark = in->stack.n;
     uint32_t n = (uint32_t)f->params.n;
     Type *ft = type_func(c, n, origin_new(c, e->loc, "this function", NULL, 0));
     for (uint32_t i = 0; i < n; i++) {
@@ -216,39 +220,39 @@ static Type *infer_fn(Inf *in, Local *env, Expr *e)
         for (uint32_t j = 0; j < i; j++)
             if (strcmp(((Param *)f->params.items[j])->name, p->name) == 0 && strcmp(p->name, "_") != 0)
                 type_error(c, p->loc, "parameter '%s' appears twice", p->name);
-        p->type = p->ann ? elab_type(c, in->scope, p->ann, ar_printf(c->arena, "the annotation of '%s'", p->name))
-                         : type_var(c, NULL);
+        p->type = p->ann ? elab_type(c, in->scope, p->ann, OW_ANNOT, p->name) : type_var(c, NULL);
         ft->items[i] = p->type;
         if (strcmp(p->name, "_") != 0)
-            env = bind_local(in, env, p->name, scheme_mono(c, p->type));
+            bind_local(in, p->name, scheme_mono(c, p->type));
     }
     for (int i = 0; i < f->stmts.n; i++) {
         Stmt *s = f->stmts.items[i];
         int gen = s->pat->kind == PAT_NAME && is_value(s->value);
         if (gen)
             enter_level(c);
-        Type *t = infer(in, env, s->value);
+        Type *t = infer(in, s->value);
         if (s->ann) {
             const char *name = s->pat->name;
-            Type *want = elab_type(c, in->scope, s->ann, ar_printf(c->arena, "the annotation of '%s'", name));
-            unify_type(c, want, t, origin_new(c, s->value->loc, ar_printf(c->arena, "the value of '%s'", name), NULL, 0));
+            Type *want = elab_type(c, in->scope, s->ann, OW_ANNOT, name);
+            unify_type(c, want, t, origin_of(c, s->value->loc, OW_VALUE, name, NULL, 0));
         }
         if (gen) {
             leave_level(c);
             Scheme *sc = generalize(c, t);
             s->pat->type = t;
-            env = bind_local(in, env, s->pat->name, sc);
+            bind_local(in, s->pat->name, sc);
         } else {
-            env = bind_pattern(in, env, s->pat, t);
+            bind_pattern(in, s->pat, t);
         }
     }
-    Type *bt = infer(in, env, f->body);
+    Type *bt = infer(in, f->body);
     if (f->ret) {
-        Type *want = elab_type(c, in->scope, f->ret, "the result annotation");
+        Type *want = elab_type(c, in->scope, f->ret, OW_TEXT, "the result annotation");
         unify_type(c, want, bt, origin_new(c, f->body->loc, "the result of this function", NULL, 0));
         bt = want;
     }
     ft->ret = bt;
+    scope_pop(in, mark);
     return ft;
 }
 
@@ -259,33 +263,33 @@ static Type *literal(Inf *in, Expr *e)
     return type_tensor(c, elem_var(c, NULL), shape_new(c, 0, o), o);
 }
 
-static Type *infer(Inf *in, Local *env, Expr *e)
+static Type *infer(Inf *in, Expr *e)
 {
     Type *t = NULL;
     switch (e->kind) {
     case EX_NAME:
     case EX_OP:
-        t = use_name(in, env, e->name, e->loc);
+        t = use_name(in, e->name, e->loc);
         break;
     case EX_INT:
     case EX_FLOAT:
         t = literal(in, e);
         break;
     case EX_CALL:
-        t = infer_call(in, env, e);
+        t = infer_call(in, e);
         break;
     case EX_BINARY:
     case EX_NEG:
-        t = infer_operator(in, env, e);
+        t = infer_operator(in, e);
         break;
     case EX_TUPLE: {
         t = type_tuple(in->c, (uint32_t)e->args.n, origin_new(in->c, e->loc, "this tuple", NULL, 0));
         for (int i = 0; i < e->args.n; i++)
-            t->items[i] = infer(in, env, e->args.items[i]);
+            t->items[i] = infer(in, e->args.items[i]);
         break;
     }
     case EX_FN:
-        t = infer_fn(in, env, e);
+        t = infer_fn(in, e);
         break;
     }
     e->type = t;
@@ -318,20 +322,20 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     c->abort = &here;
     if (setjmp(here)) {
         reset_after_error(c);
+        scope_pop(in, 0);
         b->failed = 1;
         c->abort = saved;
         return;
     }
     Scope sc = { { 0 }, 1 };
     in->scope = &sc;
-    in->item_name = it->name;
     enter_level(c);
     if (it->kind == IT_EXTERN) {
-        Type *t = elab_type(c, &sc, it->type, ar_printf(c->arena, "the signature of '%s'", it->name));
+        Type *t = elab_type(c, &sc, it->type, OW_SIG, it->name);
         leave_level(c);
         b->scheme = generalize(c, t);
     } else {
-        Type *t = infer(in, NULL, it->value);
+        Type *t = infer(in, it->value);
         leave_level(c);
         b->scheme = is_value(it->value) ? generalize(c, t) : settle(c, t);
     }
@@ -344,6 +348,7 @@ int infer_program(Ctx *c, Program *prelude, Program *prog, Checked *out)
     memset(&in, 0, sizeof in);
     in.c = c;
     st_init(&in.globals, c->arena);
+    st_init(&in.locals, c->arena);
     out->prog = prog;
     out->bindings = (PtrVec){ 0 };
     Symtab mine;

@@ -200,6 +200,28 @@ static Dim *inst_dim(Inst *in, Dim *d)
     d = in->raw ? dim_norm_raw(c, d) : dim_norm(c, d);
     if (d->ragged)
         return dim_ragged(c, in->o);
+    /* A copy whose variables are replaced; the substitution keeps the
+     * canonical order except where generic and fresh variables interleave,
+     * so the result goes through the canonicaliser (via dim_add). */
+    int linear = 1;
+    for (uint32_t i = 0; i < d->nt && linear; i++)
+        if (d->t[i].nf > 1 || (d->t[i].nf == 1 && (!d->t[i].f[0].var || d->t[i].f[0].pow != 1)))
+            linear = 0;
+    if (linear) {
+        if (d->nt == 1 && d->t[0].nf == 1 && d->t[0].coef == 1)
+            return dim_of_var(c, inst_dvar(in, d->t[0].f[0].var), in->o);
+        Mono *m = ar_alloc(c->arena, sizeof(Mono) * (d->nt ? d->nt : 1));
+        for (uint32_t i = 0; i < d->nt; i++) {
+            m[i].coef = d->t[i].coef;
+            m[i].nf = d->t[i].nf;
+            if (m[i].nf) {
+                m[i].f = ar_alloc(c->arena, sizeof(Factor));
+                m[i].f[0].var = inst_dvar(in, d->t[i].f[0].var);
+                m[i].f[0].pow = 1;
+            }
+        }
+        return dim_canon(c, m, d->nt, in->o);
+    }
     Dim *sum = dim_const(c, 0, in->o);
     for (uint32_t i = 0; i < d->nt; i++) {
         const Mono *m = &d->t[i];
@@ -307,8 +329,7 @@ Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
         const Origin *why = k->why;
         if (!why || !why->loc.src || why->loc.src->builtin) {
             if (!here) {
-                here = origin_new(c, o->loc, o->rule ? ar_printf(c->arena, "'%s'", o->rule) : o->what,
-                                  o->rule, 0);
+                here = origin_of(c, o->loc, o->rule ? OW_QUOTED : o->kind, o->what, o->rule, 0);
                 here->scheme = o->scheme;
             }
             why = here;

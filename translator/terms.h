@@ -27,12 +27,29 @@ enum { GENERIC = INT_MAX };
 
 typedef struct Scheme Scheme;
 
+/* What an origin is, rendered only when a message needs it (origin_text). */
+typedef enum {
+    OW_TEXT,       /* what, as is */
+    OW_ANNOT,      /* the annotation of 'name' */
+    OW_RULE,       /* the rule of 'name' */
+    OW_SIG,        /* the signature of 'name' */
+    OW_ARG,        /* argument N (argname) of 'rule' */
+    OW_LEFT,       /* the left operand of 'rule' */
+    OW_RIGHT,      /* the right operand of 'rule' */
+    OW_OPERAND,    /* the operand of 'rule' */
+    OW_VALUE,      /* the value of 'name' */
+    OW_CALL,       /* the call of 'rule' */
+    OW_QUOTED      /* 'rule' */
+} OriginKind;
+
 typedef struct Origin {
     Loc loc;
-    const char *what;     /* "the annotation of 'x'", "the rule of 'matmul'" */
-    const char *rule;     /* the operator or function the rule belongs to */
-    const struct Scheme *scheme;  /* the rule's signature, for notes */
+    OriginKind kind;
     int arg;              /* 1-based argument number, 0 for none */
+    const char *what;     /* OW_TEXT: the text; otherwise the name */
+    const char *rule;     /* the operator or function the rule belongs to */
+    const char *argname;  /* OW_ARG: the argument when it is a name */
+    const struct Scheme *scheme;  /* the rule's signature, for notes */
 } Origin;
 
 typedef struct Constraint Constraint;
@@ -68,6 +85,7 @@ typedef struct Dim Dim;
 
 typedef struct DVar {
     Dim *link;
+    Dim *self;            /* the dimension `1 * this`, shared by every use */
     int level;
     uint32_t id;
     const Origin *why;
@@ -136,23 +154,20 @@ struct Shape {
 typedef enum { TY_VAR, TY_TENSOR, TY_TUPLE, TY_FUNC } TypeKind;
 
 typedef struct Type Type;
-struct Type {
+struct Type {              /* fields ordered to pack without padding */
     TypeKind kind;
-    /* TY_VAR */
-    Type *link;
-    int level;
-    uint32_t id;
-    const Origin *why;
-    const char *hint;
-    uint32_t stamp;
+    int level;             /* TY_VAR */
+    uint32_t id;           /* TY_VAR */
+    uint32_t stamp;        /* traversal marks */
+    uint32_t n;            /* TY_TUPLE (items), TY_FUNC (items are the parameters) */
+    Type *link;            /* TY_VAR */
+    const Origin *why;     /* TY_VAR */
+    const char *hint;      /* TY_VAR */
     void *mark;
-    /* TY_TENSOR */
-    Elem *elem;
-    Shape *shape;
-    /* TY_TUPLE (items), TY_FUNC (items are the parameters) */
-    uint32_t n;
+    Elem *elem;            /* TY_TENSOR */
+    Shape *shape;          /* TY_TENSOR */
     Type **items;
-    Type *ret;
+    Type *ret;             /* TY_FUNC */
     const Origin *origin;
 };
 

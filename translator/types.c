@@ -41,6 +41,39 @@ Origin *origin_new(Ctx *c, Loc loc, const char *what, const char *rule, int arg)
     return o;
 }
 
+Origin *origin_of(Ctx *c, Loc loc, OriginKind kind, const char *name, const char *rule, int arg)
+{
+    Origin *o = origin_new(c, loc, name, rule, arg);
+    o->kind = kind;
+    return o;
+}
+
+const char *origin_text(Ctx *c, const Origin *o)
+{
+    if (!o)
+        return "here";
+    Arena *a = c->arena;
+    const char *r = o->rule ? o->rule : "this function";
+    switch (o->kind) {
+    case OW_TEXT: return o->what ? o->what : "here";
+    case OW_ANNOT: return ar_printf(a, "the annotation of '%s'", o->what);
+    case OW_RULE: return ar_printf(a, "the rule of '%s'", o->what);
+    case OW_SIG: return ar_printf(a, "the signature of '%s'", o->what);
+    case OW_ARG:
+        if (o->argname)
+            return o->rule ? ar_printf(a, "argument %d (%s) of '%s'", o->arg, o->argname, o->rule)
+                           : ar_printf(a, "argument %d (%s)", o->arg, o->argname);
+        return o->rule ? ar_printf(a, "argument %d of '%s'", o->arg, o->rule) : ar_printf(a, "argument %d", o->arg);
+    case OW_LEFT: return ar_printf(a, "the left operand of '%s'", r);
+    case OW_RIGHT: return ar_printf(a, "the right operand of '%s'", r);
+    case OW_OPERAND: return ar_printf(a, "the operand of '%s'", r);
+    case OW_VALUE: return ar_printf(a, "the value of '%s'", o->what);
+    case OW_CALL: return o->rule ? ar_printf(a, "the call of '%s'", o->rule) : "this call";
+    case OW_QUOTED: return ar_printf(a, "'%s'", r);
+    }
+    return "here";
+}
+
 Elem *elem_var(Ctx *c, const char *hint)
 {
     Elem *e = ar_alloc(c->arena, sizeof *e);
@@ -103,7 +136,7 @@ static int shape_needs_norm(Ctx *c, const Shape *s)
         if (s->s[i].var) {
             if (s->s[i].var->link)
                 return 1;
-        } else if (dim_norm(c, s->s[i].dim) != s->s[i].dim) {
+        } else if (dim_stale(c, s->s[i].dim)) {
             return 1;
         }
     }
@@ -138,10 +171,14 @@ Shape *shape_norm(Ctx *c, Shape *s)
             r->s[k++].dim = dim_norm(c, s->s[i].dim);
         }
     }
-    /* A shape that was a single bound variable keeps its value's origin. */
+    /* A shape that was a single bound variable takes its value's origin.
+     * The result replaces the shape's segments in place: same meaning, and
+     * the next look at it costs nothing. */
     if (s->n == 1 && s->s[0].var && s->s[0].var->link)
-        r->origin = s->s[0].var->link->origin;
-    return r;
+        s->origin = s->s[0].var->link->origin;
+    s->n = r->n;
+    s->s = r->s;
+    return s;
 }
 
 Shape *shape_slice(Ctx *c, Shape *s, uint32_t from, uint32_t to, const Origin *o)

@@ -32,5 +32,7 @@ Type *type_prune(Type *t);
 
 /* Origins. */
 Origin *origin_new(Ctx *c, Loc loc, const char *what, const char *rule, int arg);
+Origin *origin_of(Ctx *c, Loc loc, OriginKind kind, const char *name, const char *rule, int arg);
+const char *origin_text(Ctx *c, const Origin *o);
 
 #endif

@@ -45,10 +45,10 @@ void note_origin(Ctx *c, const char *term, const Origin *o)
     if (!o || !o->loc.src)
         return;
     if (o->scheme)
-        diag_note(c->diag, o->loc, "%s comes from %s: %s", term, o->what,
+        diag_note(c->diag, o->loc, "%s comes from %s: %s", term, origin_text(c, o),
                   pr_scheme_str(c, o->scheme, 0));
     else
-        diag_note(c->diag, o->loc, "%s comes from %s", term, o->what);
+        diag_note(c->diag, o->loc, "%s comes from %s", term, origin_text(c, o));
 }
 
 Site site_of(const Origin *why)
@@ -60,9 +60,9 @@ Site site_of(const Origin *why)
     return s;
 }
 
-static const char *what_of(const Site *site)
+static const char *what_of(Ctx *c, const Site *site)
 {
-    return site->why && site->why->what ? site->why->what : "here";
+    return origin_text(c, site->why);
 }
 
 static Loc loc_of(const Site *site)
@@ -100,9 +100,9 @@ void err_dims(Ctx *c, const Site *site, Dim *e, Dim *a, const char *why_text)
     if (!why_text && !consts)
         why_text = "they can never be equal";
     if (why_text)
-        diag_error(c->diag, loc_of(site), "%s: %s (%s)", what_of(site), base, why_text);
+        diag_error(c->diag, loc_of(site), "%s: %s (%s)", what_of(c, site), base, why_text);
     else
-        diag_error(c->diag, loc_of(site), "%s: %s", what_of(site), base);
+        diag_error(c->diag, loc_of(site), "%s: %s", what_of(c, site), base);
     if (site->exp_shape && site->act_shape)
         diag_note_plain(c->diag, "the shapes are %s (expected) and %s",
                         pr_shape_str(&nm, site->exp_shape), pr_shape_str(&nm, site->act_shape));
@@ -118,7 +118,7 @@ void err_overflow(Ctx *c, const Site *site)
                      : c->overflow == 3 ? "division by zero in a dimension"
                                         : "dimension arithmetic overflows 64 bits";
     c->overflow = 0;
-    diag_error(c->diag, loc_of(site), "%s: %s", what_of(site), what);
+    diag_error(c->diag, loc_of(site), "%s: %s", what_of(c, site), what);
     abandon(c);
 }
 
@@ -140,10 +140,10 @@ static AX_NORETURN void err_rank(Ctx *c, const Site *site, Shape *e, Shape *a)
     const char *es = pr_shape_str(&nm, fe), *as = pr_shape_str(&nm, fa);
     if (ke && ka)
         diag_error(c->diag, loc_of(site), "%s: shape %s has rank %d, expected rank %d (%s)",
-                   what_of(site), as, ra, re, es);
+                   what_of(c, site), as, ra, re, es);
     else
         diag_error(c->diag, loc_of(site), "%s: shape %s does not fit %s (rank %s%d vs %s%d)",
-                   what_of(site), as, es, ka ? "" : "at least ", ra, ke ? "" : "at least ", re);
+                   what_of(c, site), as, es, ka ? "" : "at least ", ra, ke ? "" : "at least ", re);
     note_origin(c, es, fe->origin);
     if (fa->origin != fe->origin)
         note_origin(c, as, fa->origin);
@@ -165,7 +165,7 @@ static AX_NORETURN void err_types(Ctx *c, const Site *site, Type *e, Type *a)
     Namer nm;
     namer_init(&nm, c, 1);
     const char *as = pr_type_str(&nm, a);
-    diag_error(c->diag, loc_of(site), "%s: expected %s, found %s", what_of(site), kind_text(c, e), as);
+    diag_error(c->diag, loc_of(site), "%s: expected %s, found %s", what_of(c, site), kind_text(c, e), as);
     note_origin(c, "the expected type", e->origin);
     if (a->origin != e->origin)
         note_origin(c, as, a->origin);
@@ -292,7 +292,7 @@ static void bind_tvar(Ctx *c, Type *v, Type *val, const Site *site)
         Namer nm;
         namer_init(&nm, c, 1);
         diag_error(c->diag, loc_of(site), "%s: infinite type: %s would contain itself (%s)",
-                   what_of(site), pr_type_str(&nm, v), pr_type_str(&nm, val));
+                   what_of(c, site), pr_type_str(&nm, v), pr_type_str(&nm, val));
         abandon(c);
     }
     v->link = val;
@@ -317,7 +317,7 @@ void u_elem(Ctx *c, Elem *e, Elem *a, const Site *site)
     }
     if (e->prim == a->prim)
         return;
-    diag_error(c->diag, loc_of(site), "%s: element type %s does not match %s", what_of(site),
+    diag_error(c->diag, loc_of(site), "%s: element type %s does not match %s", what_of(c, site),
                elem_name(a->prim), elem_name(e->prim));
     note_origin(c, elem_name(e->prim), e->origin);
     note_origin(c, elem_name(a->prim), a->origin);
@@ -375,7 +375,7 @@ static void solve_svar(Ctx *c, SVar *x, Shape *s, const Site *site, Shape *whole
             Namer nm;
             namer_init(&nm, c, 1);
             diag_error(c->diag, loc_of(site), "%s: infinite shape: %s would have to equal %s",
-                       what_of(site), pr_shape_str(&nm, shape_of_var(c, x, NULL)), pr_shape_str(&nm, s));
+                       what_of(c, site), pr_shape_str(&nm, shape_of_var(c, x, NULL)), pr_shape_str(&nm, s));
             (void)whole_e;
             (void)whole_a;
             abandon(c);
@@ -421,6 +421,8 @@ int u_shape_step(Ctx *c, Shape *E, Shape *A, const Site *site, Shape **re, Shape
             ja--;
         }
         s.axis = INT_MIN;
+        if (ie == je && ia == ja)
+            return 1;
         Shape *Er = shape_slice(c, E, ie, je, E->origin);
         Shape *Ar = shape_slice(c, A, ia, ja, A->origin);
         int kE, kA;
