@@ -47,8 +47,9 @@ static uint64_t mag(int64_t v)
 int bind_first(uint32_t id1, int dyn1, const Constraint *def1, int in_def1,
                uint32_t id2, int dyn2, const Constraint *def2, int in_def2)
 {
-    int rank1 = dyn1 ? 0 : def1 ? (in_def1 ? 0 : 2) : 1;
-    int rank2 = dyn2 ? 0 : def2 ? (in_def2 ? 0 : 2) : 1;
+    int live1 = def1 && !def1->done, live2 = def2 && !def2->done;
+    int rank1 = dyn1 ? 0 : live1 ? (in_def1 ? 0 : 2) : 1;
+    int rank2 = dyn2 ? 0 : live2 ? (in_def2 ? 0 : 2) : 1;
     if (rank1 != rank2)
         return rank1 < rank2;
     return id1 > id2;            /* the newer variable goes */

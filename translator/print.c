@@ -105,6 +105,36 @@ static int was_shown(Namer *nm, Constraint *c)
     return c->stamp == nm->stamp && c->mark == c;
 }
 
+/* broadcast(...) with its operands in a canonical (sorted) order, so that
+ * x + y and y + x print alike. */
+static int str_cmp(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static void pr_bcast_ops(Namer *nm, Buf *b, Constraint *c)
+{
+    int n = c->ops.n;
+    const char **texts = ar_alloc(nm->ctx->arena, sizeof(char *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        Buf one;
+        buf_init(&one, nm->ctx->arena);
+        if (c->kind == C_BCAST_SHAPE)
+            pr_shape(nm, &one, c->ops.items[i]);
+        else
+            pr_dim(nm, &one, c->ops.items[i]);
+        texts[i] = buf_str(&one);
+    }
+    qsort(texts, (size_t)n, sizeof *texts, str_cmp);
+    buf_puts(b, "broadcast(");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            buf_puts(b, ", ");
+        buf_puts(b, texts[i]);
+    }
+    buf_putc(b, ')');
+}
+
 /* ---- dimensions ---------------------------------------------------- */
 
 typedef struct PrTerm {
@@ -164,13 +194,7 @@ static void pr_dvar(Namer *nm, Buf *b, DVar *v)
         Constraint *c = v->def;
         mark_shown(nm, c);
         nm->depth++;
-        buf_puts(b, "broadcast(");
-        for (int i = 0; i < c->ops.n; i++) {
-            if (i)
-                buf_puts(b, ", ");
-            pr_dim(nm, b, c->ops.items[i]);
-        }
-        buf_putc(b, ')');
+        pr_bcast_ops(nm, b, c);
         nm->depth--;
         return;
     }
@@ -295,13 +319,7 @@ void pr_shape(Namer *nm, Buf *b, Shape *s)
                 Constraint *c = v->def;
                 mark_shown(nm, c);
                 nm->depth++;
-                buf_puts(b, "broadcast(");
-                for (int k = 0; k < c->ops.n; k++) {
-                    if (k)
-                        buf_puts(b, ", ");
-                    pr_shape(nm, b, c->ops.items[k]);
-                }
-                buf_putc(b, ')');
+                pr_bcast_ops(nm, b, c);
                 nm->depth--;
             } else {
                 buf_puts(b, name_var(nm, &v->stamp, &v->mark, v->hint, 0));
@@ -376,14 +394,6 @@ void pr_type(Namer *nm, Buf *b, Type *t)
 
 /* ---- residual constraints ------------------------------------------ */
 
-static void pr_dim_list(Namer *nm, Buf *b, const PtrVec *ops)
-{
-    for (int i = 0; i < ops->n; i++) {
-        if (i)
-            buf_puts(b, ", ");
-        pr_dim(nm, b, ops->items[i]);
-    }
-}
 
 /* Each clause a constraint prints as (usually one; a broadcast with a known
  * result gives one `x in {1, r}` per operand). */
@@ -395,13 +405,7 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
     Buf *b = &one;
     switch (c->kind) {
     case C_BCAST_SHAPE:
-        buf_puts(b, "broadcast(");
-        for (int i = 0; i < c->ops.n; i++) {
-            if (i)
-                buf_puts(b, ", ");
-            pr_shape(nm, b, c->ops.items[i]);
-        }
-        buf_putc(b, ')');
+        pr_bcast_ops(nm, b, c);
         if (c->sres->link) {
             buf_puts(b, " = ");
             pr_shape(nm, b, c->sres->link);
@@ -409,9 +413,7 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
         break;
     case C_BCAST_DIM: {
         if (!c->dres->link) {
-            buf_puts(b, "broadcast(");
-            pr_dim_list(nm, b, &c->ops);
-            buf_putc(b, ')');
+            pr_bcast_ops(nm, b, c);
             break;
         }
         /* The result is known: when an operand equals it, the others must
@@ -437,9 +439,8 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
             }
             return;
         } else {
-            buf_puts(b, "broadcast(");
-            pr_dim_list(nm, b, &c->ops);
-            buf_puts(b, ") = ");
+            pr_bcast_ops(nm, b, c);
+            buf_puts(b, " = ");
             pr_dim(nm, b, r);
         }
         break;
