@@ -198,7 +198,9 @@ static void pr_dvar(Namer *nm, Buf *b, DVar *v)
         nm->depth--;
         return;
     }
-    if (v->dyn) {
+    /* A `?` prints as `?` where it occurs once; twice or more it needs a
+     * name, or the signature would lose that the sizes are equal. */
+    if (v->dyn && !(v->seen_stamp == nm->stamp && v->seen > 1)) {
         buf_putc(b, '?');
         return;
     }
@@ -565,10 +567,68 @@ const char *pr_dim_str(Namer *nm, Dim *d)
     return buf_str(&b);
 }
 
+/* Counts the occurrences of `?` variables (see pr_dvar). */
+static void count_dyn(Namer *nm, Dim *d);
+
+static void count_dyn_var(DVar *v, void *arg)
+{
+    Namer *nm = arg;
+    if (v->seen_stamp != nm->stamp) {
+        v->seen_stamp = nm->stamp;
+        v->seen = 0;
+    }
+    v->seen++;
+    if (v->def && !v->def->done && nm->depth < PR_MAX_DEPTH) {
+        nm->depth++;
+        for (int i = 0; i < v->def->ops.n; i++)
+            count_dyn(nm, v->def->ops.items[i]);
+        nm->depth--;
+    }
+}
+
+static void count_dyn(Namer *nm, Dim *d)
+{
+    dim_each_var(dim_norm(nm->ctx, d), count_dyn_var, nm);
+}
+
+static void count_dyn_shape(Namer *nm, Shape *s)
+{
+    s = shape_norm(nm->ctx, s);
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->s[i].dim)
+            count_dyn(nm, s->s[i].dim);
+        else if (s->s[i].var->def && !s->s[i].var->def->done && nm->depth < PR_MAX_DEPTH) {
+            Constraint *k = s->s[i].var->def;
+            nm->depth++;
+            for (int j = 0; j < k->ops.n; j++)
+                count_dyn_shape(nm, k->ops.items[j]);
+            nm->depth--;
+        }
+    }
+}
+
+static void count_dyn_type(Namer *nm, Type *t)
+{
+    t = type_prune(t);
+    if (nm->depth > PR_MAX_DEPTH)
+        return;
+    nm->depth++;
+    if (t->kind == TY_TENSOR)
+        count_dyn_shape(nm, t->shape);
+    else if (t->kind != TY_VAR) {
+        for (uint32_t i = 0; i < t->n; i++)
+            count_dyn_type(nm, t->items[i]);
+        if (t->kind == TY_FUNC)
+            count_dyn_type(nm, t->ret);
+    }
+    nm->depth--;
+}
+
 const char *pr_scheme_str(Ctx *c, const Scheme *s, int hints)
 {
     Namer nm;
     namer_init(&nm, c, hints);
+    count_dyn_type(&nm, s->type);
     Buf b;
     buf_init(&b, c->arena);
     pr_type(&nm, &b, s->type);

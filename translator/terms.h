@@ -91,6 +91,8 @@ typedef struct DVar {
     const Origin *why;
     const char *hint;
     uint8_t dyn;          /* written `?`: known only at run time */
+    uint32_t seen_stamp;  /* printing: occurrences of a `?` in one signature */
+    uint32_t seen;
     Watch *watch;
     Constraint *def;      /* the broadcast this variable stands for */
     uint32_t stamp;
