@@ -529,15 +529,15 @@ int dim_stale(Ctx *c, const Dim *d)
 }
 
 /* Normalises, and (when no rewrite rule exists, so that nothing but bound
- * variables was replaced) stores the result in d itself, so the work is not
- * repeated and no garbage accumulates: d keeps its meaning. */
+ * variables was replaced) stores the result in a compound d itself, so the
+ * work is not repeated and no garbage accumulates: d keeps its meaning.  A
+ * bare variable's node is left alone: it records which variable stood at
+ * that place, which the emitter needs to say why two sizes must agree. */
 static Dim *norm(Ctx *c, Dim *d, int rewrite)
 {
     Dim *r = norm_fresh(c, d, rewrite);
-    if (r == d || c->rewrites)
+    if (r == d || c->rewrites || dim_is_var(d))
         return r;
-    if (dim_is_var(d))
-        d->origin = r->origin;
     d->ragged = r->ragged;
     d->nt = r->nt;
     d->t = r->t;

@@ -172,13 +172,11 @@ Shape *shape_norm(Ctx *c, Shape *s)
         }
     }
     /* A shape that was a single bound variable takes its value's origin.
-     * The result replaces the shape's segments in place: same meaning, and
-     * the next look at it costs nothing. */
+     * (The shape itself is not changed: its segments record which
+     * variables stood where, for the emitter's messages.) */
     if (s->n == 1 && s->s[0].var && s->s[0].var->link)
-        s->origin = s->s[0].var->link->origin;
-    s->n = r->n;
-    s->s = r->s;
-    return s;
+        r->origin = s->s[0].var->link->origin;
+    return r;
 }
 
 Shape *shape_slice(Ctx *c, Shape *s, uint32_t from, uint32_t to, const Origin *o)
