@@ -23,7 +23,8 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 SRCS     := $(filter-out translator/embed.c,$(wildcard translator/*.c))
 GENSRCS  := $(GEN)/axon.tab.c $(GEN)/axon.lex.c $(GEN)/embedded.c
-EMBEDDED := translator/prelude.axon
+EMBEDDED := translator/prelude.axon templates/prologue.h templates/function.h \
+            templates/epilogue.h runtime/axon_runtime.h
 OBJS     := $(patsubst translator/%.c,$(BUILD)/obj/%.o,$(SRCS)) \
             $(patsubst $(GEN)/%.c,$(BUILD)/obj/%.o,$(GENSRCS))
 ASANOBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(OBJS))
@@ -70,7 +71,9 @@ $(BUILD)/embed: translator/embed.c
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 $(GEN)/embedded.c: $(BUILD)/embed $(EMBEDDED)
 	@mkdir -p $(GEN)
-	$(BUILD)/embed $@ axon_prelude translator/prelude.axon
+	$(BUILD)/embed $@ axon_prelude translator/prelude.axon \
+	    axon_tmpl_prologue templates/prologue.h axon_tmpl_function templates/function.h \
+	    axon_tmpl_epilogue templates/epilogue.h axon_runtime runtime/axon_runtime.h
 
 test:
 	$(MAKE) WERROR=1 all asan

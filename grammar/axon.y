@@ -34,17 +34,23 @@ int yylex(YYSTYPE *yylval, YYLTYPE *yylloc, void *scanner);
     } while (0)
 
 #define A (P->arena)
-#define YYMAXDEPTH 100000
+#define YYMAXDEPTH 10000
 
 static void add_item(struct Parser *P, Item *it);
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc);
 static Stmt *make_stmt(struct Parser *P, Expr *lhs, TExpr *ann, Expr *rhs, Loc loc);
 static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts, Expr *body, Loc loc, Loc body_loc);
 
-/* Only reached when the parser's stack overflows; parse.c reports it. */
+/* Only reached when the parser's stack overflows (YYMAXDEPTH): the input
+ * nests brackets deeper than any program needs. */
 static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 {
-    (void)loc; (void)scanner; (void)P; (void)msg;
+    (void)scanner;
+    (void)msg;
+    if (!P->too_deep)
+        diag_error(P->diag, *loc, "this is nested too deeply (more than %d levels)", AST_MAX_DEPTH);
+    P->too_deep = 1;
+    P->stack_full = 1;
 }
 }
 
@@ -190,7 +196,7 @@ primary
     | INT                       { $$ = ast_expr(A, EX_INT, @$); $$->ival = $1; }
     | FLOAT                     { $$ = ast_expr(A, EX_FLOAT, @$); $$->fval = $1; }
     | INF                       { $$ = ast_expr(A, EX_FLOAT, @$); $$->fval = 0; $$->name = "inf"; }
-    | '(' expr ')'              { $$ = $2; }
+    | '(' expr ')'              { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
     | '(' expr ',' exprlist ')'
         {
             PtrVec v = {0};
@@ -275,6 +281,7 @@ type
         {
             if ($2.n == 1) {
                 $$ = $2.items[0];
+                $$->depth++;
             } else {
                 $$ = ast_type(A, TX_TUPLE, @$); $$->items = $2;
                 for (int i = 0; i < $2.n; i++) AST_DEEPER($$, (TExpr *)$2.items[i]);
@@ -339,7 +346,7 @@ dprim
     | IDENT                     { $$ = ast_dim(A, DX_NAME, @$); $$->name = $1; }
     | '*'                       { $$ = ast_dim(A, DX_RAGGED, @$); }
     | '?'                       { $$ = ast_dim(A, DX_DYN, @$); }
-    | '(' dim ')'               { $$ = $2; }
+    | '(' dim ')'               { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
     | '(' dop pdim pdim ')'     { $$ = ast_dim_bin(A, $2, $3, $4, @$); parse_check_depth(P, $$->depth, @$); }
     | IDENT '(' dims ')'
         {
@@ -353,7 +360,7 @@ pdim
     : INT                       { $$ = ast_dim(A, DX_INT, @$); $$->ival = $1; }
     | IDENT                     { $$ = ast_dim(A, DX_NAME, @$); $$->name = $1; }
     | '?'                       { $$ = ast_dim(A, DX_DYN, @$); }
-    | '(' dim ')'               { $$ = $2; }
+    | '(' dim ')'               { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
     | '(' dop pdim pdim ')'     { $$ = ast_dim_bin(A, $2, $3, $4, @$); parse_check_depth(P, $$->depth, @$); }
     ;
 dop
@@ -422,13 +429,18 @@ static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts
 int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser *P)
 {
     (void)scanner;
+    /* Right after a bad character, the parser's complaint is only its echo. */
+    if (P->lex_error) {
+        P->lex_error = 0;
+        return 0;
+    }
     enum { MAXEXP = 6, ALLEXP = 64 };
     yysymbol_kind_t exp[ALLEXP];
     int n = yypcontext_expected_tokens(ctx, exp, ALLEXP);
     /* Where an expression may start, say so rather than list every token. */
     int expr_start = 0;
     for (int i = 0; i < n; i++)
-        if (exp[i] == YYSYMBOL_FN)
+        if (exp[i] == YYSYMBOL_INT)
             expr_start = 1;
     if (expr_start) {
         int k = 0;
@@ -455,15 +467,26 @@ int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser 
     }
     char expected[256] = "";
     size_t k = 0;
-    if (expr_start)
+    for (int i = 0; i < n; i++)
+        if (exp[i] == YYSYMBOL_EXTERN)       /* where a top-level item may start */
+            n = -1;
+    if (n < 0)
+        k += (size_t)snprintf(expected, sizeof expected, "a top-level item (a binding 'name = ...', 'fn' or 'extern')");
+    else if (expr_start)
         k += (size_t)snprintf(expected, sizeof expected, "an expression");
     if (n > 0 && n < MAXEXP) {
         for (int i = 0; i < n && k < sizeof expected; i++) {
             const char *name = yysymbol_name(exp[i]);
-            k += (size_t)snprintf(expected + k, sizeof expected - k, "%s%s",
-                                  i == 0 && !expr_start ? "" : i == n - 1 ? " or " : ", ", name);
+            /* keywords and -> are quoted like the other tokens */
+            int quote = exp[i] == YYSYMBOL_FN || exp[i] == YYSYMBOL_EXTERN || exp[i] == YYSYMBOL_INF ||
+                        exp[i] == YYSYMBOL_ARROW;
+            k += (size_t)snprintf(expected + k, sizeof expected - k, "%s%s%s%s",
+                                  i == 0 && !expr_start ? "" : i == n - 1 ? " or " : ", ", quote ? "'" : "",
+                                  name, quote ? "'" : "");
         }
     }
+    if (n < 0)
+        n = 0;
     char closing[96] = "";
     /* The unexpected token may itself have opened a bracket. */
     int top = P->nopen - 1;

@@ -40,6 +40,12 @@ void cons_add(Ctx *c, Constraint *k)
         c->npending = n;
     }
     k->level = c->level;
+    if (k->kind == C_NONNEG && !k->r) {
+        /* keep the expression as made, for the message (normalising k->l in
+         * place would lose it) */
+        k->r = ar_alloc(c->arena, sizeof *k->r);
+        *k->r = *k->l;
+    }
     pv_push(c->arena, &c->pending[c->level], k);
     pv_push(c->arena, &c->all_cons, k);
     if (!k->queued) {
@@ -291,13 +297,13 @@ static Constraint *same_dim_def(Ctx *c, Constraint *k, const PtrVec *ops, const 
     return NULL;
 }
 
-static AX_NORETURN void err_bcast_dim(Ctx *c, Constraint *k, Dim *x, Dim *y)
+static AX_NORETURN void err_bcast_dim(Ctx *c, Constraint *k, Dim *x, Dim *y, const char *why)
 {
     Namer nm;
     namer_init(&nm, c, 1);
     const char *xs = pr_dim_str(&nm, x), *ys = pr_dim_str(&nm, y);
-    diag_error(c->diag, k->why->loc, "%s: cannot broadcast size %s with size %s",
-               origin_text(c, k->why), xs, ys);
+    diag_error(c->diag, k->why->loc, "%s: cannot broadcast size %s with size %s%s%s%s",
+               origin_text(c, k->why), xs, ys, why ? " (" : "", why ? why : "", why ? ")" : "");
     note_origin(c, xs, x->origin);
     if (y->origin != x->origin)
         note_origin(c, ys, y->origin);
@@ -339,7 +345,7 @@ static void examine_bcast_dim(Ctx *c, Constraint *k)
                 int64_t w;
                 dim_is_const(cst, &w);
                 if (w != v)
-                    err_bcast_dim(c, k, cst, d);
+                    err_bcast_dim(c, k, cst, d, NULL);
                 continue;
             }
             cst = d;
@@ -362,6 +368,23 @@ static void examine_bcast_dim(Ctx *c, Constraint *k)
         return;
     }
     k->ops = kept;
+    /* With a constant c, each symbolic operand must be 1 or c: where only
+     * one of the two is possible it is that one, where neither is, FAIL. */
+    if (cst && nsym) {
+        int64_t cv;
+        dim_is_const(cst, &cv);
+        for (int i = 0; i < kept.n; i++) {
+            Dim *d = kept.items[i];
+            if (d == cst)
+                continue;
+            int one = dim_can_equal(d, 1), full = dim_can_equal(d, cv);
+            if (!one && !full)
+                err_bcast_dim(c, k, d, cst,
+                              ar_printf(c->arena, "it can be neither 1 nor %lld", (long long)cv));
+            if (one != full && one >= 0 && full >= 0)
+                u_dim(c, dim_const(c, one ? 1 : cv, k->why), d, &site);
+        }
+    }
     Dim *result = NULL;
     if (nsym == 0)
         result = cst ? cst : dim_const(c, 1, k->why);
@@ -591,6 +614,53 @@ void require_nonneg(Ctx *c, Dim *d, const Origin *why)
     cons_add(c, k);
 }
 
+/* "'conv' gives a negative size: 5 - 7 + 1 = -1", the expression as the
+ * rule wrote it with each size's value in place, and where each came from. */
+static AX_NORETURN void err_negative(Ctx *c, Constraint *k, int64_t v)
+{
+    Namer nm;
+    namer_init(&nm, c, 1);
+    Buf b;
+    buf_init(&b, c->arena);
+    const Dim *e = k->r ? k->r : k->l;
+    PtrVec vars = { 0 };
+    for (uint32_t i = 0; i < e->nt; i++) {
+        const Mono *m = &e->t[i];
+        int64_t coef = m->coef;
+        uint64_t mag = coef < 0 ? (uint64_t)0 - (uint64_t)coef : (uint64_t)coef;
+        buf_puts(&b, i == 0 ? (coef < 0 ? "-" : "") : coef < 0 ? " - " : " + ");
+        if (m->nf == 0 || mag != 1)
+            buf_printf(&b, "%llu%s", (unsigned long long)mag, m->nf ? " * " : "");
+        for (uint32_t j = 0; j < m->nf; j++) {
+            const Factor *f = &m->f[j];
+            Dim *x = f->var ? dim_norm(c, dim_of_var(c, f->var, NULL)) : NULL;
+            if (j)
+                buf_puts(&b, " * ");
+            if (x) {
+                int64_t kv;
+                int simple = dim_is_const(x, &kv) && kv >= 0;
+                buf_printf(&b, simple ? "%s" : "(%s)", pr_dim_str(&nm, x));
+                if (f->var->link)
+                    pv_push(c->arena, &vars, x);
+            } else {
+                buf_printf(&b, "(%s / %s)", pr_dim_str(&nm, f->div->num), pr_dim_str(&nm, f->div->den));
+            }
+        }
+    }
+    diag_error(c->diag, k->why->loc, "%s gives a negative size: %s = %lld", origin_text(c, k->why), buf_str(&b),
+               (long long)v);
+    for (int i = 0; i < vars.n; i++) {
+        Dim *x = vars.items[i];
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            if (((Dim *)vars.items[j])->origin == x->origin)
+                dup = 1;
+        if (!dup)
+            note_origin(c, pr_dim_str(&nm, x), x->origin);
+    }
+    abandon(c);
+}
+
 static void examine_nonneg(Ctx *c, Constraint *k)
 {
     Site site = site_of(k->why);
@@ -598,11 +668,8 @@ static void examine_nonneg(Ctx *c, Constraint *k)
     check_overflow(c, &site);
     int64_t v;
     if (dim_is_const(d, &v)) {
-        if (v < 0) {
-            diag_error(c->diag, k->why->loc, "%s gives a negative size (%lld)", origin_text(c, k->why), (long long)v);
-            note_origin(c, "the size", k->l->origin);
-            abandon(c);
-        }
+        if (v < 0)
+            err_negative(c, k, v);
         finish(c, k);
     } else if (d->ragged || !dim_has_neg(d)) {
         finish(c, k);

@@ -251,8 +251,10 @@ Dim *dim_add(Ctx *c, Dim *a, Dim *b, const Origin *o)
     if (a->ragged || b->ragged)
         return dim_ragged(c, o);
     Mono *m = scratch(c, a->nt + b->nt);
-    memcpy(m, a->t, sizeof(Mono) * a->nt);
-    memcpy(m + a->nt, b->t, sizeof(Mono) * b->nt);
+    if (a->nt)
+        memcpy(m, a->t, sizeof(Mono) * a->nt);
+    if (b->nt)
+        memcpy(m + a->nt, b->t, sizeof(Mono) * b->nt);
     return dim_from_monos(c, m, a->nt + b->nt, o);
 }
 
@@ -273,7 +275,8 @@ Dim *dim_sub(Ctx *c, Dim *a, Dim *b, const Origin *o)
     if (a->ragged || b->ragged)
         return dim_ragged(c, o);
     Mono *m = scratch(c, a->nt + b->nt);
-    memcpy(m, a->t, sizeof(Mono) * a->nt);
+    if (a->nt)
+        memcpy(m, a->t, sizeof(Mono) * a->nt);
     for (uint32_t i = 0; i < b->nt; i++) {
         m[a->nt + i] = b->t[i];
         m[a->nt + i].coef = b->t[i].coef == INT64_MIN ? (c->overflow = 1, 0) : -b->t[i].coef;
@@ -577,4 +580,31 @@ void dim_each_var(const Dim *d, void (*fn)(DVar *, void *), void *arg)
                 dim_each_var(f->div->den, fn, arg);
             }
         }
+}
+
+int dim_can_equal(const Dim *d, int64_t v)
+{
+    if (d->ragged)
+        return 0;
+    /* c0 + a * x, one variable to the first power */
+    int64_t c0 = 0, a = 0;
+    DVar *x = NULL;
+    for (uint32_t i = 0; i < d->nt; i++) {
+        const Mono *m = &d->t[i];
+        if (m->nf == 0)
+            c0 = m->coef;
+        else if (m->nf == 1 && m->f[0].var && m->f[0].pow == 1 && !x) {
+            x = m->f[0].var;
+            a = m->coef;
+        } else
+            return -1;
+    }
+    if (!x)
+        return c0 == v;
+    if ((v >= 0 && c0 < v - INT64_MAX) || (v < 0 && c0 > v - INT64_MIN))
+        return -1;
+    int64_t r = v - c0;
+    if (a == -1 && r == INT64_MIN)
+        return -1;
+    return r % a == 0 && r / a >= 0;
 }

@@ -36,6 +36,9 @@ int dim_equal(const Dim *a, const Dim *b);
 int dim_cmp(const Dim *a, const Dim *b);
 int dim_has_neg(const Dim *d);                     /* a negative coefficient */
 int dim_mentions(const Dim *d, const DVar *v);
+/* Whether d can equal v for non-negative values of its variable: 1 yes,
+ * 0 never, -1 cannot tell (several variables, or not linear). */
+int dim_can_equal(const Dim *d, int64_t v);
 
 int mono_cmp(const Mono *a, const Mono *b);
 int mono_degree(const Mono *m);

@@ -18,6 +18,7 @@
 
 #include <string.h>
 
+#include "dim.h"
 #include "elab.h"
 #include "print.h"
 #include "scheme.h"
@@ -37,6 +38,8 @@ typedef struct Inf {
     Ctx *c;
     Symtab globals;        /* name -> Binding* */
     Symtab locals;         /* name -> innermost Local* */
+    Symtab items;          /* every user item's name -> Item*, for messages */
+    Item *current;         /* the item being inferred */
     PtrVec stack;          /* Local*, in binding order */
     Scope *scope;          /* annotation names of the current item */
 } Inf;
@@ -94,8 +97,18 @@ static Type *use_name(Inf *in, const char *name, Loc loc)
         return instantiate(c, l->scheme, o);
     }
     Binding *b = st_get(&in->globals, name);
-    if (!b)
+    if (!b) {
+        Item *later = st_get(&in->items, name);
+        if (later && later == in->current)
+            type_error(c, loc, "'%s' refers to itself; Axon functions cannot be recursive", name);
+        if (later) {
+            diag_error(c->diag, loc, "'%s' is used before its definition", name);
+            diag_note(c->diag, later->name_loc, "'%s' is defined here (an item can use only the items above it)",
+                      name);
+            abandon(c);
+        }
         type_error(c, loc, "'%s' is not defined", name);
+    }
     if (b->failed)
         abandon(c);              /* its own error was reported */
     const char *shown = strcmp(name, "__neg") == 0 ? "-" : name;
@@ -147,8 +160,14 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
     if ((int)ft->n != nargs) {
         diag_error(c->diag, call_loc, "'%s' takes %u argument%s, but %d %s given", fname ? fname : "this function",
                    ft->n, ft->n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
-        if (ft->origin && ft->origin->scheme)
-            note_origin(c, "its signature", ft->origin);
+        /* Where its signature is written down. */
+        Binding *b = fname && !st_get(&in->locals, fname) ? st_get(&in->globals, fname) : NULL;
+        const char *shown = fname && strcmp(fname, "__neg") == 0 ? "-" : fname;
+        if (b && b->builtin)
+            diag_note_plain(c->diag, "the rule of '%s' is %s", shown, pr_scheme_str(c, b->scheme, 0));
+        else if (b)
+            diag_note(c->diag, b->item->name_loc, "'%s' is defined here: %s", shown,
+                      pr_scheme_str(c, b->scheme, 0));
         abandon(c);
     }
     for (int i = 0; i < nargs; i++) {
@@ -182,6 +201,25 @@ static Type *infer_operator(Inf *in, Expr *e)
 }
 
 /* ---- functions and statements -------------------------------------------- */
+
+/* A name bound twice by one pattern (`a, a = p;`) is an error. */
+static void check_pattern_names(Inf *in, Pattern *p, PtrVec *seen)
+{
+    if (p->kind == PAT_NAME) {
+        for (int i = 0; i < seen->n; i++) {
+            Pattern *q = seen->items[i];
+            if (strcmp(q->name, p->name) == 0) {
+                diag_error(in->c->diag, p->loc, "'%s' is bound twice in this pattern", p->name);
+                diag_note(in->c->diag, q->loc, "'%s' is first bound here", p->name);
+                abandon(in->c);
+            }
+        }
+        pv_push(in->c->arena, seen, p);
+    } else if (p->kind == PAT_TUPLE) {
+        for (int i = 0; i < p->items.n; i++)
+            check_pattern_names(in, p->items.items[i], seen);
+    }
+}
 
 /* Destructures t by the pattern, binding the names (monomorphic). */
 static void bind_pattern(Inf *in, Pattern *p, Type *t)
@@ -217,9 +255,14 @@ static Type *infer_fn(Inf *in, Expr *e)
     Type *ft = type_func(c, n, origin_new(c, e->loc, "this function", NULL, 0));
     for (uint32_t i = 0; i < n; i++) {
         Param *p = f->params.items[i];
-        for (uint32_t j = 0; j < i; j++)
-            if (strcmp(((Param *)f->params.items[j])->name, p->name) == 0 && strcmp(p->name, "_") != 0)
-                type_error(c, p->loc, "parameter '%s' appears twice", p->name);
+        for (uint32_t j = 0; j < i; j++) {
+            Param *q = f->params.items[j];
+            if (strcmp(q->name, p->name) == 0 && strcmp(p->name, "_") != 0) {
+                diag_error(c->diag, p->loc, "parameter '%s' appears twice", p->name);
+                diag_note(c->diag, q->loc, "'%s' is first a parameter here", p->name);
+                abandon(c);
+            }
+        }
         p->type = p->ann ? elab_type(c, in->scope, p->ann, OW_ANNOT, p->name) : type_var(c, NULL);
         ft->items[i] = p->type;
         if (strcmp(p->name, "_") != 0)
@@ -242,6 +285,8 @@ static Type *infer_fn(Inf *in, Expr *e)
             s->pat->type = t;
             bind_local(in, s->pat->name, sc);
         } else {
+            PtrVec seen = { 0 };
+            check_pattern_names(in, s->pat, &seen);
             bind_pattern(in, s->pat, t);
         }
     }
@@ -256,11 +301,15 @@ static Type *infer_fn(Inf *in, Expr *e)
     return ft;
 }
 
+/* A literal is a scalar of any element type that can hold it. */
 static Type *literal(Inf *in, Expr *e)
 {
     Ctx *c = in->c;
     const Origin *o = origin_new(c, e->loc, "this literal", NULL, 0);
-    return type_tensor(c, elem_var(c, NULL), shape_new(c, 0, o), o);
+    Elem *el = elem_var(c, NULL);
+    el->cls = e->kind == EX_FLOAT ? ELC_FLOAT : ELC_NUMBER;
+    el->cls_origin = o;
+    return type_tensor(c, el, shape_new(c, 0, o), o);
 }
 
 static Type *infer(Inf *in, Expr *e)
@@ -314,6 +363,86 @@ static void reset_after_error(Ctx *c)
     c->level = 0;
 }
 
+/* Normalises every dimension of t, so that arithmetic done lazily (an
+ * overflow, a division by zero) is noticed while the item is current. */
+static void settle_dims(Ctx *c, Type *t, int depth)
+{
+    t = type_prune(t);
+    if (depth > AST_MAX_DEPTH * 4)
+        return;
+    if (t->kind == TY_TENSOR) {
+        Shape *s = shape_norm(c, t->shape);
+        for (uint32_t i = 0; i < s->n; i++)
+            if (s->s[i].dim)
+                dim_norm(c, s->s[i].dim);
+    } else if (t->kind != TY_VAR) {
+        for (uint32_t i = 0; i < t->n; i++)
+            settle_dims(c, t->items[i], depth + 1);
+        if (t->kind == TY_FUNC)
+            settle_dims(c, t->ret, depth + 1);
+    }
+}
+
+static AX_NORETURN void arith_error(Ctx *c, Loc loc, const char *who)
+{
+    int what = c->overflow;
+    c->overflow = 0;
+    const char *text = what == 3 ? "divides a size by zero"
+                     : what == 2 ? "gives a size expression too large to handle (more than 4096 terms)"
+                                 : "gives a size that overflows 64 bits";
+    if (who)
+        type_error(c, loc, "'%s' %s", strcmp(who, "__neg") == 0 ? "-" : who, text);
+    type_error(c, loc, "this %s", text);
+}
+
+/* Innermost first, so that the error points at the expression that made
+ * the size. */
+static void check_expr_arith(Ctx *c, Expr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EX_CALL:
+        if (e->fn->kind != EX_NAME && e->fn->kind != EX_OP)
+            check_expr_arith(c, e->fn);
+        for (int i = 0; i < e->args.n; i++)
+            check_expr_arith(c, e->args.items[i]);
+        break;
+    case EX_BINARY:
+        check_expr_arith(c, e->l);
+        check_expr_arith(c, e->r);
+        break;
+    case EX_NEG:
+        check_expr_arith(c, e->l);
+        break;
+    case EX_TUPLE:
+        for (int i = 0; i < e->args.n; i++)
+            check_expr_arith(c, e->args.items[i]);
+        break;
+    case EX_FN:
+        for (int i = 0; i < e->lam->stmts.n; i++)
+            check_expr_arith(c, ((Stmt *)e->lam->stmts.items[i])->value);
+        check_expr_arith(c, e->lam->body);
+        return;                 /* a function's own type adds nothing */
+    default:
+        break;
+    }
+    if (e->type) {
+        settle_dims(c, e->type, 0);
+        if (c->overflow)
+            arith_error(c, e->kind == EX_BINARY || e->kind == EX_NEG ? e->op_loc : e->loc,
+                        e->kind == EX_CALL ? callee_name(e->fn) : e->kind == EX_BINARY || e->kind == EX_NEG ? e->name : NULL);
+    }
+}
+
+static void check_arith(Ctx *c, Item *it, Type *t)
+{
+    check_expr_arith(c, it->value);
+    settle_dims(c, t, 0);
+    if (c->overflow)
+        arith_error(c, it->name_loc, NULL);
+}
+
 static void infer_item(Inf *in, Item *it, Binding *b)
 {
     Ctx *c = in->c;
@@ -329,6 +458,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     }
     Scope sc = { { 0 }, 1 };
     in->scope = &sc;
+    in->current = it;
     enter_level(c);
     if (it->kind == IT_EXTERN) {
         Type *t = elab_type(c, &sc, it->type, OW_SIG, it->name);
@@ -336,6 +466,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
         b->scheme = generalize(c, t);
     } else {
         Type *t = infer(in, it->value);
+        check_arith(c, it, t);
         leave_level(c);
         b->scheme = is_value(it->value) ? generalize(c, t) : settle(c, t);
     }
@@ -353,6 +484,11 @@ int infer_program(Ctx *c, Program *prelude, Program *prog, Checked *out)
     out->bindings = (PtrVec){ 0 };
     Symtab mine;
     st_init(&mine, c->arena);
+    st_init(&in.items, c->arena);
+    for (int i = prog->items.n - 1; i >= 0; i--) {
+        Item *it = prog->items.items[i];
+        st_put(&in.items, it->name, it);
+    }
     for (int pass = 0; pass < 2; pass++) {
         Program *p = pass == 0 ? prelude : prog;
         for (int i = 0; i < p->items.n; i++) {

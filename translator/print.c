@@ -624,14 +624,19 @@ static void count_dyn_type(Namer *nm, Type *t)
     nm->depth--;
 }
 
+void pr_scheme(Namer *nm, Buf *b, const Scheme *s)
+{
+    count_dyn_type(nm, s->type);
+    pr_type(nm, b, s->type);
+    pr_where(nm, b, &s->cons);
+}
+
 const char *pr_scheme_str(Ctx *c, const Scheme *s, int hints)
 {
     Namer nm;
     namer_init(&nm, c, hints);
-    count_dyn_type(&nm, s->type);
     Buf b;
     buf_init(&b, c->arena);
-    pr_type(&nm, &b, s->type);
-    pr_where(&nm, &b, &s->cons);
+    pr_scheme(&nm, &b, s);
     return buf_str(&b);
 }

@@ -40,5 +40,7 @@ const char *pr_type_str(Namer *nm, Type *t);
 const char *pr_shape_str(Namer *nm, Shape *s);
 const char *pr_dim_str(Namer *nm, Dim *d);
 const char *pr_scheme_str(Ctx *c, const Scheme *s, int hints);
+/* Prints a scheme with a namer the caller keeps (to ask names afterwards). */
+void pr_scheme(Namer *nm, Buf *b, const Scheme *s);
 
 #endif

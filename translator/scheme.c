@@ -274,8 +274,11 @@ static Type *inst_type(Inst *in, Type *t)
             ne = elem_prim(c, e->prim, in->o);
         } else if (e->level == GENERIC) {
             if (e->stamp != in->stamp) {
+                Elem *n = elem_var(c, NULL);
+                n->cls = e->cls;
+                n->cls_origin = e->cls_origin;
                 e->stamp = in->stamp;
-                e->mark = elem_var(c, NULL);
+                e->mark = n;
             }
             ne = e->mark;
         } else {
@@ -368,7 +371,7 @@ Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
             k2->sr = inst_shape(&in, k->sr);
             break;
         case C_NONNEG:
-            k2->l = inst_dim(&in, k->l);
+            k2->l = inst_dim(&in, k->r ? k->r : k->l);
             break;
         }
         pv_push(c->arena, &made, k2);

@@ -1,5 +1,8 @@
 /* source.c - loading sources, computing line/column, printing diagnostics. */
+#define _POSIX_C_SOURCE 200809L
 #include "source.h"
+
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -43,6 +46,12 @@ Source *src_load(Arena *a, const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
     if (!buf) {
@@ -114,7 +123,8 @@ static void diag_show_line(Diag *d, Loc loc)
         end++;
     if (end > begin && s->text[end - 1] == '\r')
         end--;
-    /* Echo the line, replacing bytes that would garble a terminal. */
+    /* Echo the line, replacing control bytes that would garble a terminal
+     * (bytes >= 0x80 pass, for UTF-8; columns count bytes). */
     uint32_t shown = end - begin > 300 ? begin + 300 : end;
     fputs("  ", d->out);
     for (uint32_t i = begin; i < shown; i++) {

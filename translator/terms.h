@@ -68,8 +68,13 @@ typedef enum {
     EL_COUNT
 } ElemPrim;
 
+/* What a literal asks of its element type.  ORDER CLASS: larger is stricter. */
+enum { ELC_ANY, ELC_NUMBER, ELC_FLOAT };
+
 typedef struct Elem {
     int prim;             /* ElemPrim; EL_VAR for a variable */
+    int cls;              /* a variable's ELC_*: from the literals it stands for */
+    const Origin *cls_origin;  /* the literal that asks it */
     struct Elem *link;
     int level;
     uint32_t id;
@@ -93,6 +98,7 @@ typedef struct DVar {
     uint8_t dyn;          /* written `?`: known only at run time */
     uint32_t seen_stamp;  /* printing: occurrences of a `?` in one signature */
     uint32_t seen;
+    void *aux;            /* the emitter's note about this variable */
     Watch *watch;
     Constraint *def;      /* the broadcast this variable stands for */
     uint32_t stamp;
@@ -130,6 +136,7 @@ typedef struct Shape Shape;
 
 typedef struct SVar {
     Shape *link;
+    void *aux;            /* the emitter's note about this variable */
     int level;
     uint32_t id;
     const Origin *why;

@@ -31,6 +31,17 @@ const char *elem_name(int prim) { return elem_names[prim]; }
 int elem_size(int prim) { return elem_sizes[prim]; }
 const char *elem_ctype(int prim) { return elem_ctypes[prim]; }
 
+/* Integer literals need a numeric type (not bool); fractional ones (1.5,
+ * 2f, inf) a floating-point one. */
+int elem_accepts(int prim, int cls)
+{
+    if (cls == ELC_FLOAT)
+        return prim == EL_F16 || prim == EL_BF16 || prim == EL_F32 || prim == EL_F64;
+    if (cls == ELC_NUMBER)
+        return prim != EL_BOOL;
+    return 1;
+}
+
 Origin *origin_new(Ctx *c, Loc loc, const char *what, const char *rule, int arg)
 {
     Origin *o = ar_alloc(c->arena, sizeof *o);
@@ -163,7 +174,8 @@ Shape *shape_norm(Ctx *c, Shape *s)
     for (uint32_t i = 0; i < s->n; i++) {
         SVar *v = s->s[i].var;
         if (v && v->link) {
-            memcpy(r->s + k, v->link->s, sizeof(Seg) * v->link->n);
+            if (v->link->n)
+                memcpy(r->s + k, v->link->s, sizeof(Seg) * v->link->n);
             k += v->link->n;
         } else if (v) {
             r->s[k++].var = v;

@@ -138,12 +138,14 @@ static AX_NORETURN void err_rank(Ctx *c, const Site *site, Shape *e, Shape *a)
     int ke, ka;
     int re = shape_rank(fe, &ke), ra = shape_rank(fa, &ka);
     const char *es = pr_shape_str(&nm, fe), *as = pr_shape_str(&nm, fa);
-    if (ke && ka)
-        diag_error(c->diag, loc_of(site), "%s: shape %s has rank %d, expected rank %d (%s)",
+    if (ka)
+        diag_error(c->diag, loc_of(site), "%s: shape %s has rank %d, expected %srank %d (%s)", what_of(c, site),
+                   as, ra, ke ? "" : "at least ", re, es);
+    else if (ke)
+        diag_error(c->diag, loc_of(site), "%s: shape %s has at least rank %d, expected rank %d (%s)",
                    what_of(c, site), as, ra, re, es);
     else
-        diag_error(c->diag, loc_of(site), "%s: shape %s does not fit %s (rank %s%d vs %s%d)",
-                   what_of(c, site), as, es, ka ? "" : "at least ", ra, ke ? "" : "at least ", re);
+        diag_error(c->diag, loc_of(site), "%s: shape %s does not fit %s", what_of(c, site), as, es);
     note_origin(c, es, fe->origin);
     if (fa->origin != fe->origin)
         note_origin(c, as, fa->origin);
@@ -309,8 +311,22 @@ void u_elem(Ctx *c, Elem *e, Elem *a, const Site *site)
         return;
     if (e->prim == EL_VAR || a->prim == EL_VAR) {
         Elem *v = e->prim == EL_VAR ? e : a, *other = v == e ? a : e;
-        if (other->prim == EL_VAR && other->level > v->level)
-            other->level = v->level;
+        if (other->prim == EL_VAR) {
+            if (other->level > v->level)
+                other->level = v->level;
+            if (v->cls > other->cls) {
+                other->cls = v->cls;
+                other->cls_origin = v->cls_origin;
+            }
+        } else if (!elem_accepts(other->prim, v->cls)) {
+            diag_error(c->diag, loc_of(site), "%s: element type %s cannot hold %s", what_of(c, site),
+                       elem_name(other->prim),
+                       v->cls == ELC_FLOAT ? "a fractional literal" : "a number literal");
+            note_origin(c, elem_name(other->prim), other->origin);
+            if (v->cls_origin && v->cls_origin->loc.start != loc_of(site).start)
+                diag_note(c->diag, v->cls_origin->loc, "the literal is here");
+            abandon(c);
+        }
         v->link = other;
         v->why = site->why;
         return;
@@ -397,6 +413,12 @@ int u_shape_step(Ctx *c, Shape *E, Shape *A, const Site *site, Shape **re, Shape
             s.exp_shape = E;
             s.act_shape = A;
         }
+        /* Ranks first (unpacking, append dimensionality): a rank mismatch is
+         * reported as such, before any axis is paired up. */
+        int kE0, kA0;
+        int dE0 = shape_rank(E, &kE0), dA0 = shape_rank(A, &kA0);
+        if ((kE0 && kA0 && dE0 != dA0) || (kE0 && dA0 > dE0) || (kA0 && dE0 > dA0))
+            err_rank(c, &s, E, A);
         uint32_t ie = 0, ia = 0, je = E->n, ja = A->n;
         while (ie < je && ia < ja) {              /* append unpacking, left */
             Seg *x = &E->s[ie], *y = &A->s[ia];

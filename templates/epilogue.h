@@ -1,0 +1,2 @@
+/*! templates/epilogue.h - the end of every generated header. */
+#endif

@@ -1,0 +1,33 @@
+/* emit.h - `axonc emit`: the self-contained C/CUDA header (axon-spec.md
+ * section 8).  emit.c assembles the header from the embedded templates and
+ * runtime; emit_fn.c plans and writes one function's shape checks. */
+#ifndef AXONC_EMIT_H
+#define AXONC_EMIT_H
+
+#include "compile.h"
+
+typedef struct EmitOptions {
+    const char *prefix;    /* P in P_NAME_shape; NULL: the file's stem */
+    int elem_default;      /* ElemPrim for element variables; EL_VAR: refuse them */
+} EmitOptions;
+
+/* Writes the header for a compiled program into out.  Returns 0, or 1 when
+ * an error was reported (then out must not be used). */
+int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out);
+
+/* One exported function's generated pieces (emit_fn.c). */
+typedef struct FnCode {
+    const char *name;       /* P_NAME_ without the trailing underscore: P_NAME */
+    const char *doc;        /* comment lines: the signature and notes */
+    int ninputs, noutputs, ntemps;
+    Buf dims;               /* the members of P_NAME_dims */
+    Buf body;               /* the body of P_NAME_solve */
+    Buf counts;             /* the element/byte counts in P_NAME_prepare */
+    Buf temp_names;         /* the cases of P_NAME_temp_name */
+} FnCode;
+
+/* Plans the checks of one top-level function.  Returns 0 and fills fc; or
+ * 1 when the function cannot be exported (a warning was printed). */
+int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOptions *opt, FnCode *fc);
+
+#endif
