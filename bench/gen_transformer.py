@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Generate an N-layer transformer-like Axon program for benchmarking axonc.
+
+Usage:
+    python3 bench/gen_transformer.py N [--fns] > out.axon
+
+The program is a fully unrolled model graph, the way a framework would hand
+it to a compiler after tracing:
+
+  * `softmax` -- one shared Axon function written with exp/map/reduce/
+    transpose, exactly like the paper's attention example
+    (tests/check/paper-7.1-attention.axon).  Every layer calls it twice, so
+    the benchmark also exercises let-polymorphism (instantiating a
+    generalised scheme) on every call.
+
+  * `model` -- one function whose parameters are the input activation and
+    the weights, and whose body is the N layers as statements, threading the
+    activation h<i-1> -> h<i> from one layer to the next.  Each layer is a
+    two-head self-attention block followed by a feed-forward block:
+
+        q = matmul(h, Wq); k = matmul(h, Wk); v = matmul(h, Wv)   (per head)
+        a = matmul(softmax(matmul(q, transpose(k))), v)            [s, e]
+        c = transpose(concat(transpose(a1), transpose(a2)))        [s, 2e]
+        r = h + matmul(c, Wo) + Bo          residual + bias [d] broadcast
+        f = relu(matmul(r, W1) + B1)        bias [f] broadcast over [s, f]
+        h' = r + matmul(f, W2) + B2         residual + bias [d] broadcast
+
+    `concat` is along the outermost axis (the only axis Axon's concat
+    joins), so the heads are joined as [e, s] ++ [e, s] = [2e, s] and
+    transposed back; the output projection Wo : [2e, d] brings the width
+    back to d.  The activation is [s, d] after every layer, so dimensions
+    do not grow with N (N = 10,000 does not overflow anything).
+
+  * Weights are SHARED by all layers (the model's parameters are the input
+    and one set of 12 weights, as in ALBERT / universal transformers).  A
+    real model has per-layer weights, but then the signature of `model`
+    would have 12 * N parameters (and its printed line would grow
+    linearly); shared weights keep the signature fixed-size, so the timing
+    measures inference over the body, not printing.  Every layer still
+    unifies its weight uses against the same parameter types, which is the
+    interesting part for the solver.
+
+  * Only the parameters of `model` (and softmax's input, as in the paper)
+    are annotated; every intermediate shape is inferred.
+
+  * Decision on per-layer functions: by default NO per-layer functions are
+    emitted -- the layers are inline statements of `model`, which is what
+    an unrolled graph looks like and stresses one large function body.
+    With `--fns` the generator instead emits one top-level function
+    `layer_<i>` per layer (with the same body, annotated like `model`) and
+    `model` calls them in sequence; that mode stresses generalisation and
+    per-binding output (N + 2 signature lines) instead, and is offered for
+    comparison only (bench/check_bench.sh times the default mode).
+
+Expected output of `axonc check` (default mode, any N >= 1):
+
+    softmax : (t [a, b]) -> t [a, b]
+    model : (t [a, b], t [b, c], t [b, c], t [b, c], t [b, c], t [b, c], t [b, c], t [2 * c, b], t [b], t [b, d], t [d], t [d, b], t [b]) -> t [a, b]
+
+i.e. with x : [s, d], heads of width e, feed-forward width f, renamed in
+order of first appearance: s -> a, d -> b, e -> c, f -> d.  In --fns mode
+every `layer_<i>` has that same signature as `model`.
+The constants below (EXPECTED_*) are the single source of truth; the
+timing script reads them with `--expected`.
+"""
+
+import sys
+
+EXPECTED_SOFTMAX = "softmax : (t [a, b]) -> t [a, b]"
+EXPECTED_SIG = ("(t [a, b], t [b, c], t [b, c], t [b, c], t [b, c], "
+                "t [b, c], t [b, c], t [2 * c, b], t [b], t [b, d], t [d], "
+                "t [d, b], t [b]) -> t [a, b]")
+EXPECTED_MODEL = "model : " + EXPECTED_SIG
+
+WEIGHTS = ["Wq1", "Wk1", "Wv1", "Wq2", "Wk2", "Wv2",
+           "Wo", "Bo", "W1", "B1", "W2", "B2"]
+
+PARAMS = """(x : t [s, d],
+            Wq1 : t [d, e], Wk1 : t [d, e], Wv1 : t [d, e],
+            Wq2 : t [d, e], Wk2 : t [d, e], Wv2 : t [d, e],
+            Wo : t [2 * e, d], Bo : t [d],
+            W1 : t [d, f], B1 : t [f], W2 : t [f, d], B2 : t [d])"""
+
+SOFTMAX = """softmax = fn (e : t [m, n]) {
+  z = exp(e);
+  s = map(fn (a) { reduce(+, 0f, a) }, transpose(e));
+  map(fn (a) { a / s }, z)
+};
+"""
+
+
+def layer(out, i, h, hn):
+    """Write the statements of layer i, reading h and defining hn."""
+    p = "l%d_" % i
+    w = out.write
+    w("  // layer %d\n" % i)
+    for head in ("1", "2"):
+        w("  %sq%s = matmul(%s, Wq%s);\n" % (p, head, h, head))
+        w("  %sk%s = matmul(%s, Wk%s);\n" % (p, head, h, head))
+        w("  %sv%s = matmul(%s, Wv%s);\n" % (p, head, h, head))
+        w("  %sa%s = matmul(softmax(matmul(%sq%s, transpose(%sk%s))), %sv%s);\n"
+          % (p, head, p, head, p, head, p, head))
+    w("  %sc = transpose(concat(transpose(%sa1), transpose(%sa2)));\n"
+      % (p, p, p))
+    w("  %sr = %s + matmul(%sc, Wo) + Bo;\n" % (p, h, p))
+    w("  %sf = relu(matmul(%sr, W1) + B1);\n" % (p, p))
+    w("  %s = %sr + matmul(%sf, W2) + B2;\n" % (hn, p, p))
+
+
+def generate(n, fns, out):
+    w = out.write
+    w("// Generated by bench/gen_transformer.py %d%s -- do not edit.\n"
+      % (n, " --fns" if fns else ""))
+    w("// A %d-layer transformer-like model graph (two-head attention +\n"
+      "// feed-forward, shared weights).\n" % n)
+    w("// Expected `axonc check` output:\n")
+    w("//   %s\n" % EXPECTED_SOFTMAX)
+    if fns:
+        w("//   layer_<i> : %s   (each i)\n" % EXPECTED_SIG)
+    w("//   %s\n\n" % EXPECTED_MODEL)
+    w(SOFTMAX)
+    if fns:
+        for i in range(1, n + 1):
+            w("\nlayer_%d = fn %s {\n" % (i, PARAMS))
+            layer(out, i, "x", "h")
+            w("  h\n};\n")
+    w("\nmodel = fn %s {\n" % PARAMS)
+    w("  h0 = x;\n")
+    for i in range(1, n + 1):
+        if fns:
+            w("  h%d = layer_%d(h%d, %s);\n" % (i, i, i - 1, ", ".join(WEIGHTS)))
+        else:
+            layer(out, i, "h%d" % (i - 1), "h%d" % i)
+    w("  h%d\n};\n" % n)
+
+
+def usage():
+    sys.stderr.write("usage: gen_transformer.py N [--fns] > out.axon\n"
+                     "       gen_transformer.py --expected [--fns] N\n")
+    sys.exit(2)
+
+
+def main(argv):
+    fns = "--fns" in argv
+    expected = "--expected" in argv
+    rest = [a for a in argv if a not in ("--fns", "--expected")]
+    if len(rest) != 1:
+        usage()
+    try:
+        n = int(rest[0])
+    except ValueError:
+        usage()
+    if n < 1:
+        usage()
+    if expected:
+        # The exact `axonc check` output for this program.
+        lines = [EXPECTED_SOFTMAX]
+        if fns:
+            lines += ["layer_%d : %s" % (i, EXPECTED_SIG)
+                      for i in range(1, n + 1)]
+        lines.append(EXPECTED_MODEL)
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
+    generate(n, fns, sys.stdout)
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:        # e.g. piped into head
+        sys.stderr.close()
+        sys.exit(1)
