@@ -29,7 +29,9 @@ OBJS     := $(patsubst translator/%.c,$(BUILD)/obj/%.o,$(SRCS)) \
             $(patsubst $(GEN)/%.c,$(BUILD)/obj/%.o,$(GENSRCS))
 ASANOBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(OBJS))
 
-.PHONY: all asan test demo install clean
+.PHONY: all asan test demo samples install clean
+# Generated headers and flag stamps are kept, not removed as intermediates.
+.SECONDARY:
 all: $(BUILD)/axonc
 
 $(BUILD)/axonc: $(OBJS)
@@ -78,6 +80,24 @@ $(GEN)/embedded.c: $(BUILD)/embed $(EMBEDDED)
 test:
 	$(MAKE) WERROR=1 all asan
 	tests/run-all.sh
+
+# Samples: each samples/NAME/ has NAME.axon and main.c.  The header is made
+# by the pattern rule (with a depfile, so editing NAME.axon remakes it).
+SAMPLES  := $(notdir $(patsubst %/,%,$(dir $(wildcard samples/*/main.c))))
+SAMPLECC := $(CC) -std=c99 -Wall -Wextra -Werror -O2 -g
+vpath %.axon $(addprefix samples/,$(SAMPLES))
+$(BUILD)/samples/%.h: %.axon $(BUILD)/axonc
+	@mkdir -p $(@D)
+	$(BUILD)/axonc emit $< -o $@ -MD
+$(BUILD)/samples/%: samples/%/main.c $(BUILD)/samples/%.h
+	$(SAMPLECC) -I$(BUILD)/samples $< -o $@
+samples: $(addprefix $(BUILD)/samples/,$(SAMPLES))
+-include $(wildcard $(BUILD)/samples/*.d)
+
+# The main job end to end: build axonc, translate a sample, compile and run
+# a C program that uses the header.
+demo: $(BUILD)/samples/attention
+	$(BUILD)/samples/attention
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
