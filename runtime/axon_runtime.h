@@ -34,6 +34,18 @@
 #endif
 #endif
 
+/* The failure path: kept out of line, so that the checks on the success
+ * path stay small. */
+#ifndef AXON__FAIL_FN
+#if defined(__CUDACC__)
+#define AXON__FAIL_FN static __host__ __device__ __noinline__ __attribute__((unused))
+#elif defined(__GNUC__) || defined(__clang__)
+#define AXON__FAIL_FN __attribute__((cold, noinline, unused)) static
+#else
+#define AXON__FAIL_FN static inline
+#endif
+#endif
+
 /* A dimension that the input shapes do not determine (a size known only once
  * the operation has run, e.g. `?` in a signature). */
 #define AXON_DIM_UNKNOWN (-1)
@@ -99,7 +111,7 @@ AXON_FN void axon__put_int(char *out, size_t cap, size_t *k, int64_t v)
 /* Fills *err (when not NULL): the status, the rule's place, and the message
  * made from fmt with each "{}" replaced by the next of v0 .. v3.  Returns
  * the status, so that a check can `return axon__fail(...)`. */
-AXON_FN int axon__fail(axon_error *err, int status, int line, int column, const char *fmt,
+AXON__FAIL_FN int axon__fail(axon_error *err, int status, int line, int column, const char *fmt,
                        int64_t v0, int64_t v1, int64_t v2, int64_t v3)
 {
     if (err) {
@@ -225,15 +237,20 @@ AXON_FN int axon__append(axon_shape *s, const int64_t *p, int n)
  * size is unknown or ragged.  Returns nonzero when a count overflows int64. */
 AXON_FN int axon__count(const axon_shape *s, int64_t elem_size, int64_t *elements, int64_t *bytes)
 {
-    int64_t n = 1;
+    int64_t n = 1, b;
     int bad = 0;
     *elements = *bytes = -1;
-    for (int i = 0; i < s->rank; i++) {
+    for (int i = 0; i < s->rank; i++)
         if (s->dims[i] < 0)
             return 0;
+    for (int i = 0; i < s->rank; i++)
+        if (s->dims[i] == 0) {      /* empty, however large the others */
+            *elements = *bytes = 0;
+            return 0;
+        }
+    for (int i = 0; i < s->rank; i++)
         n = axon__mul(n, s->dims[i], &bad);
-    }
-    int64_t b = axon__mul(n, elem_size, &bad);
+    b = axon__mul(n, elem_size, &bad);
     if (bad)
         return 1;
     *elements = n;

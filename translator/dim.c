@@ -71,8 +71,21 @@ Dim *dim_const(Ctx *c, int64_t v, const Origin *o)
     return d;
 }
 
-/* Every use of a variable shares one node (normalised in place, so all
- * uses see its value); the first use's origin is the node's. */
+/* A node of its own for one written occurrence of a variable (its origin
+ * says where that occurrence is). */
+Dim *dim_var_at(Ctx *c, DVar *v, const Origin *o)
+{
+    Dim *d = dim_alloc(c, 1, o);
+    d->t[0].coef = 1;
+    d->t[0].nf = 1;
+    d->t[0].f = ar_alloc(c->arena, sizeof(Factor));
+    d->t[0].f[0].var = v;
+    d->t[0].f[0].pow = 1;
+    return d;
+}
+
+/* Other uses of a variable share one node; the first use's origin is the
+ * node's. */
 Dim *dim_of_var(Ctx *c, DVar *v, const Origin *o)
 {
     if (v->self && dim_is_var(v->self) == v)

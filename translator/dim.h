@@ -16,6 +16,7 @@ enum { DIM_MAX_TERMS = 4096 };
 DVar *dvar_new(Ctx *c, const char *hint);
 Dim *dim_const(Ctx *c, int64_t v, const Origin *o);
 Dim *dim_of_var(Ctx *c, DVar *v, const Origin *o);
+Dim *dim_var_at(Ctx *c, DVar *v, const Origin *o);   /* not shared */
 Dim *dim_ragged(Ctx *c, const Origin *o);
 Dim *dim_fresh(Ctx *c, const Origin *o);          /* a new variable */
 /* The canonical form of a sum of monomials (m is taken over, and sorted). */

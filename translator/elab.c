@@ -104,7 +104,7 @@ static Dim *elab_dim(Elab *e, DExpr *d)
     case DX_INT:
         return dim_const(c, d->ival, o);
     case DX_NAME:
-        return dim_of_var(c, lookup(e, d->name, NK_DIM, d->loc), o);
+        return dim_var_at(c, lookup(e, d->name, NK_DIM, d->loc), o);
     case DX_RAGGED:
         return dim_ragged(c, o);
     case DX_DYN: {

@@ -28,13 +28,15 @@
 typedef struct EVar {
     const char *c;          /* C expression of its value, NULL while unknown */
     const char *from;       /* "argument 1 (Q) axis 1", where its value comes from */
+    const char *from_idx;   /* the axis as a C expression, when "from" has "axis {}" */
     int validated;          /* bound from an input axis that was checked >= 0 */
 } EVar;
 
 /* ... and about a shape variable: a run of sizes in memory. */
 typedef struct ESVar {
     const char *p, *n;      /* C expressions: pointer to the sizes, their count */
-    const char *from;
+    const char *from;       /* "argument 1 (x)" */
+    const char *from_off;   /* C expression: its first axis in that input */
 } ESVar;
 
 typedef struct Tensor {     /* an input, output or intermediate tensor */
@@ -67,6 +69,8 @@ typedef struct Gen {
     PtrVec cons;            /* Constraint*, not yet emitted */
     PtrVec emitted;         /* texts of the constraints emitted, for duplicates */
     PtrVec noted_d, noted_s; /* variables given an aux note (cleared at the end) */
+    PtrVec known;           /* Dim*: expressions whose value an input gives */
+    PtrVec known_c;         /* ... and that value's C expression */
     Buf *body;
     int nlocal;
     int failed;
@@ -205,6 +209,14 @@ static const char *shape_text(Gen *g, Shape *s)
 /* The C expression of a normalised dimension, or NULL when a variable in it
  * is not known yet.  Arithmetic goes through the checked helpers, which set
  * `bad` (the caller tests it: *arith is set). */
+static const char *known_value(Gen *g, Dim *d)
+{
+    for (int i = 0; i < g->known.n; i++)
+        if (dim_equal(g->known.items[i], d))
+            return g->known_c.items[i];
+    return NULL;
+}
+
 static const char *dim_c(Gen *g, Dim *d, int *arith)
 {
     Arena *a = g->c->arena;
@@ -216,6 +228,9 @@ static const char *dim_c(Gen *g, Dim *d, int *arith)
     DVar *v = dim_is_var(d);
     if (v)
         return evar(v) ? evar(v)->c : NULL;
+    const char *given = known_value(g, d);
+    if (given)
+        return given;
     const char *sum = NULL;
     for (uint32_t i = 0; i < d->nt; i++) {
         const Mono *m = &d->t[i];
@@ -269,6 +284,8 @@ static const char *dim_local(Gen *g, Dim *d, const Origin *why, const char *what
     line(g, "int64_t %s = %s;", v, e);
     fail_if(g, "bad", "AXON_ERR_OVERFLOW", why,
             ar_printf(g->c->arena, "%s overflows int64 (or divides by zero)", what), NULL, NULL, NULL, NULL);
+    pv_push(g->c->arena, &g->known, d);      /* computed once */
+    pv_push(g->c->arena, &g->known_c, (void *)v);
     return v;
 }
 
@@ -467,8 +484,14 @@ static void plan_ranks(Gen *g, InPlan *ip)
                 e->p = ar_printf(a, "s_%s_p", base);
                 e->n = ar_printf(a, "s_%s_n", base);
                 e->from = t->desc;
+                e->from_off = off;
                 line(g, "const int64_t *%s = in[%d].dims + (%s);", e->p, i, off);
                 line(g, "int %s = in[%d].rank - (%s);", e->n, i, known_len);
+                const char *j = fresh_local(g, "i");
+                line(g, "for (int %s = 0; %s < %s; %s++)", j, j, e->n, j);
+                fail_if(g, ar_printf(a, "%s[%s] < 0", e->p, j), "AXON_ERR_SIZE", t->at ? t->at : why,
+                        ar_printf(a, "%s axis {} is {}, expected a size (>= 0)", t->desc),
+                        ar_printf(a, "(int64_t)(%s + %s)", off, j), ar_printf(a, "%s[%s]", e->p, j), NULL, NULL);
                 set_esvar(g, unknown, e);
             }
             p->done = 1;
@@ -514,10 +537,10 @@ static void plan_facts(Gen *g, InPlan *ip)
                     g->body->n -= 0;
                     fail_if(g, ar_printf(a, "in[%d].dims[%s + %s] != %s[%s]", i, pos, j, e->p, j), "AXON_ERR_SIZE",
                             t->type->shape->origin,
-                            ar_printf(a, "%s axis {} is {}, expected {} (%s, from %s)", t->desc,
+                            ar_printf(a, "%s axis {} is {}, expected {} (%s, from %s axis {})", t->desc,
                                       name ? name : "a shape", e->from),
                             ar_printf(a, "(int64_t)(%s + %s)", pos, j), ar_printf(a, "in[%d].dims[%s + %s]", i, pos, j),
-                            ar_printf(a, "%s[%s]", e->p, j), NULL);
+                            ar_printf(a, "%s[%s]", e->p, j), ar_printf(a, "(int64_t)(%s + %s)", e->from_off, j));
                 }
                 dyn = dyn ? ar_printf(a, "%s + %s", dyn, e->n) : e->n;
                 pos = base ? ar_printf(a, "%s + %d", dyn, base) : dyn;
@@ -559,7 +582,7 @@ static const char *fact_where(Gen *g, Fact *f)
 
 /* Tries to settle one input axis: check it, or bind the one variable it
  * determines.  Returns 1 when done. */
-static int try_fact(Gen *g, Fact *f)
+static int try_fact(Gen *g, Fact *f, int last_resort)
 {
     Arena *a = g->c->arena;
     Dim *d = f->dim;
@@ -581,12 +604,15 @@ static int try_fact(Gen *g, Fact *f)
         return 1;
     }
     DVar *v = dim_is_var(d);
+    if (v && !evar(v) && v->def && !v->def->done)
+        return 0;         /* a broadcast: compared once the broadcast is computed */
     if (v && !evar(v)) {
         /* The first occurrence binds the variable. */
         const char *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
         EVar *e = ar_alloc(a, sizeof *e);
         e->c = ar_printf(a, "d_%s", name ? name : ar_printf(a, "_%u", v->id));
         e->from = where;
+        e->from_idx = idx;
         e->validated = 1;
         set_evar(g, v, e);
         line(g, "int64_t %s = %s;", e->c, val);
@@ -620,14 +646,29 @@ static int try_fact(Gen *g, Fact *f)
         } else if (!dim_is_const(d, &k)) {
             from = ar_printf(a, " (%s)", text);
         }
+        /* The values for the placeholders, in the order they appear. */
+        const char *vals[4] = { NULL, NULL, NULL, NULL };
+        int nv = 0;
+        if (idx)
+            vals[nv++] = idx;
+        vals[nv++] = val;
+        vals[nv++] = expect;
+        if (v && evar(v)->from_idx)
+            vals[nv++] = evar(v)->from_idx;
         fail_if(g, ar_printf(a, "%s != %s", val, expect), "AXON_ERR_SIZE", why,
-                ar_printf(a, "%s is {}, expected {}%s", where, from), idx ? idx : val, idx ? val : expect,
-                idx ? expect : NULL, NULL);
+                ar_printf(a, "%s is {}, expected {}%s", where, from), vals[0], vals[1], vals[2], vals[3]);
+        if (dim_has_neg(d)) {             /* equal, but both could be negative */
+            Tensor *in = g->inputs.items[f->input];
+            fail_if(g, ar_printf(a, "%s < 0", val), "AXON_ERR_SIZE", in->at ? in->at : why,
+                    ar_printf(a, "%s is {}, expected a size (>= 0)", where), idx ? idx : val, idx ? val : NULL,
+                    NULL, NULL);
+        }
         return 1;
     }
     /* One unknown variable x, linear: a * x + rest = value. */
     DVar *x = NULL;
     int64_t coef = 0;
+    int linear = 1;
     for (uint32_t i = 0; i < d->nt; i++) {
         const Mono *m = &d->t[i];
         for (uint32_t j = 0; j < m->nf; j++) {
@@ -635,13 +676,26 @@ static int try_fact(Gen *g, Fact *f)
             if (fa->var && evar(fa->var))
                 continue;
             if (!fa->var || m->nf != 1 || fa->pow != 1 || (x && x != fa->var))
-                return 0;               /* not linear in one unknown */
+                linear = 0;             /* not linear in one unknown */
             x = fa->var;
             coef = m->coef;
         }
     }
-    if (!x)
-        return 0;
+    if (!linear || !x) {
+        /* Not solvable for its variables (a * b, n / 2): once nothing else
+         * can be done, the input gives the expression's value, for outputs
+         * and later axes. */
+        if (!last_resort)
+            return 0;
+        const char *c = ar_printf(a, "d_e%d", ++g->nlocal);
+        line(g, "int64_t %s = %s;", c, val);
+        Tensor *in = g->inputs.items[f->input];
+        fail_if(g, ar_printf(a, "%s < 0", c), "AXON_ERR_SIZE", in->at ? in->at : why,
+                ar_printf(a, "%s is {}, expected a size (>= 0)", where), idx ? idx : c, idx ? c : NULL, NULL, NULL);
+        pv_push(a, &g->known, d);
+        pv_push(a, &g->known_c, (void *)c);
+        return 1;
+    }
     /* rest = d - coef * x, known. */
     Dim *cx = dim_scale(g->c, dim_of_var(g->c, x, NULL), coef, NULL);
     Dim *rest = dim_sub(g->c, d, cx, NULL);
@@ -652,6 +706,7 @@ static int try_fact(Gen *g, Fact *f)
     EVar *e = ar_alloc(a, sizeof *e);
     e->c = ar_printf(a, "d_%s", name ? name : ar_printf(a, "_%u", x->id));
     e->from = where;
+    e->from_idx = idx;
     const char *form = dim_text(g, d, 0);
     const char *t = fresh_local(g, "q");
     int64_t z;
@@ -673,6 +728,8 @@ static int try_fact(Gen *g, Fact *f)
             idx ? idx : val, idx ? val : NULL, NULL, NULL);
     e->validated = 1;
     set_evar(g, x, e);
+    pv_push(a, &g->known, d);             /* the input gives d's value itself */
+    pv_push(a, &g->known_c, (void *)val);
     return 1;
 }
 
@@ -691,10 +748,13 @@ static const char *emit_bcast_dims(Gen *g, Constraint *k)
 {
     Arena *a = g->c->arena;
     const char *acc = fresh_local(g, "bc");
-    line(g, "int64_t %s = 1;", acc);
     for (int i = 0; i < k->ops.n; i++) {
         Dim *d = dim_norm(g->c, k->ops.items[i]);
         const char *v = dim_local(g, d, k->why, "a broadcast size");
+        if (i == 0) {               /* broadcast(x) = x: nothing to check */
+            line(g, "int64_t %s = %s;", acc, v);
+            continue;
+        }
         const char *text = dim_text(g, d, 0);
         DVar *dv = dim_is_var(d);
         const char *from = dv && evar(dv) && evar(dv)->from ? ar_printf(a, "%s, from %s", text, evar(dv)->from) : text;
@@ -715,6 +775,11 @@ static const char *emit_bcast_shapes(Gen *g, Constraint *k)
     for (int i = 0; i < k->ops.n; i++) {
         const char *p, *n;
         shape_run(g, k->ops.items[i], k->why, "a broadcast operand", &p, &n);
+        if (i == 0) {               /* the first operand only needs to fit */
+            fail_if(g, ar_printf(a, "axon__append(&%s, %s, %s)", acc, p, n), "AXON_ERR_RANK", k->why,
+                    "a broadcast has more than AXON_MAX_RANK axes", NULL, NULL, NULL, NULL);
+            continue;
+        }
         const char *text = shape_text(g, k->ops.items[i]);
         fail_if(g, ar_printf(a, "(%s = axon__bcast_into(&%s, %s, %s)) >= 0", ax, acc, p, n), "AXON_ERR_BROADCAST",
                 k->why,
@@ -783,6 +848,8 @@ static void emit_cons(Gen *g, Constraint *k)
 {
     Arena *a = g->c->arena;
     const char *text = cons_text(g, k);
+    if (!k->why->rule)                      /* say which rule it is */
+        text = ar_printf(a, "%s: %s", origin_text(g->c, k->why), text);
     switch (k->kind) {
     case C_BCAST_DIM: {
         const char *acc = emit_bcast_dims(g, k);
@@ -819,10 +886,17 @@ static void emit_cons(Gen *g, Constraint *k)
     case C_EQ_DIM: {
         Dim *l = k->rewrites ? dim_norm_raw(g->c, k->l) : dim_norm(g->c, k->l);
         Dim *r = k->rewrites ? dim_norm_raw(g->c, k->r) : dim_norm(g->c, k->r);
+        int64_t kc;
+        if (dim_is_const(l, &kc)) {           /* the constant on the right */
+            Dim *t = l;
+            l = r;
+            r = t;
+        }
         const char *lv = dim_local(g, l, k->why, dim_text(g, l, k->rewrites));
         const char *rv = dim_local(g, r, k->why, dim_text(g, r, k->rewrites));
         fail_if(g, ar_printf(a, "%s != %s", lv, rv), "AXON_ERR_CONSTRAINT", k->why,
-                ar_printf(a, "%s does not hold: {} vs {}", text), lv, rv, NULL, NULL);
+                ar_printf(a, "%s does not hold: %s is {}, expected {}", text, dim_text(g, l, k->rewrites)), lv, rv,
+                NULL, NULL);
         break;
     }
     case C_EQ_SHAPE: {
@@ -869,14 +943,16 @@ static int cons_skip(Gen *g, Constraint *k)
 
 static void plan_rest(Gen *g)
 {
-    int progress = 1;
+    int progress = 1, last_resort = 0;
     while (progress) {
         progress = 0;
         for (int i = 0; i < g->facts.n; i++) {
             Fact *f = g->facts.items[i];
-            if (!f->done && try_fact(g, f)) {
+            if (!f->done && try_fact(g, f, last_resort)) {
                 f->done = 1;
                 progress = 1;
+                if (last_resort)
+                    break;                /* one, then the ordinary rules again */
             }
         }
         for (int i = 0; i < g->cons.n; i++) {
@@ -889,6 +965,11 @@ static void plan_rest(Gen *g)
                 continue;
             pv_push(g->c->arena, &g->emitted, (void *)cons_text(g, k));
             emit_cons(g, k);
+        }
+        if (!progress && !last_resort) {
+            last_resort = progress = 1;
+        } else if (progress) {
+            last_resort = 0;
         }
     }
     /* What is left depends on sizes the inputs do not give. */
@@ -1071,7 +1152,6 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     if (elem_vars && opt->elem_default == EL_VAR)
         return not_exported(g, at, "its element type is a variable; choose one with --elem-type");
 
-    line(g, "int bad = 0;");
     InPlan *ip = ar_alloc(a, sizeof(InPlan) * (size_t)(g->inputs.n ? g->inputs.n : 1));
     plan_ranks(g, ip);
     if (g->failed) {
@@ -1099,6 +1179,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             pv_push(a, &temps, g->temps.items[i]);
     g->temps = temps;
     if (g->temps.n) {
+        int nknown = g->known.n;              /* locals of the block stay in it */
         line(g, "if (tmp) {");
         for (int i = 0; i < g->temps.n; i++) {
             Tensor *t = g->temps.items[i];
@@ -1107,6 +1188,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             ntemps++;
         }
         line(g, "}");
+        g->known.n = g->known_c.n = nknown;
     }
     for (int i = 0; i < g->inputs.n; i++)
         if ((int)ip[i].ndims > max_static)
@@ -1167,7 +1249,15 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         }
     }
     line(g, "}");
-    line(g, "(void)in; (void)out; (void)tmp; (void)dims; (void)err; (void)bad;");
+    line(g, "(void)in; (void)out; (void)tmp; (void)dims; (void)err;");
+    /* The overflow flag of the checked arithmetic, where there is any. */
+    if (strstr(buf_str(&fc->body), "&bad")) {
+        Buf whole;
+        buf_init(&whole, a);
+        buf_puts(&whole, "    int bad = 0;\n");
+        buf_puts(&whole, buf_str(&fc->body));
+        fc->body = whole;
+    }
     if (fc->dims.n == 0)
         buf_puts(&fc->dims, "    int axon__none;\n");
 

@@ -1,0 +1,87 @@
+#!/bin/sh
+# run.sh - the shape-function benchmark: nanoseconds per call of the shape
+# functions that axonc generates, next to hand-written C doing the same
+# checks, and the heap allocations they make.  See bench/README.md,
+# "Shape-function calls".
+#
+#   sh bench/shapefn/run.sh [bench options]     (from the repository root, or anywhere)
+#   AXONC=path/to/axonc CC=clang sh bench/shapefn/run.sh -t 0.5 -r 7
+#
+# Environment (all optional):
+#   AXONC   the compiler (default: build/axonc of this checkout)
+#   CC      the C compiler (default: cc); the benchmark is built with -O2
+#   CFLAGS  extra flags, added after -O2
+#   OUTDIR  where the headers and binaries go (default: build/shapefn)
+#   VALGRIND 1: afterwards, a cross-check of the allocation count that sees
+#           the whole process (libc included): the benchmark again, short
+#           (-n 200000 -r 1), under valgrind, and its heap summary
+# Options after the script name go to the benchmark: -t SECONDS (per
+# measurement, default 0.3), -r REPS (best of, default 5), -n CALLS (fixed).
+#
+# Steps: emit samples/attention/attention.axon and
+# bench/shapefn/transformer12.axon (checked with `axonc check` first) into
+# OUTDIR; compile symbols.c (the generated functions alone, -ffreestanding)
+# and list its undefined symbols with nm (there must be none); compile
+# bench.c with the allocation-counting malloc wrappers (ld --wrap); run it.
+#
+# Exit status: that of the benchmark (0 ok; 1 the functions disagree, a
+# checksum is wrong, or the generated code allocated), 1 when the shape
+# functions' object needs an external symbol, 2 for a setup problem.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+AXONC=${AXONC:-$root/build/axonc}
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:-}
+OUTDIR=${OUTDIR:-$root/build/shapefn}
+
+if [ ! -x "$AXONC" ]; then
+    echo "run.sh: no axonc at $AXONC (run make, or set AXONC)" >&2
+    exit 2
+fi
+mkdir -p "$OUTDIR"
+
+# The programs.  Relative paths, so the headers' messages read
+# samples/attention/attention.axon:17:12: ...
+"$AXONC" check bench/shapefn/transformer12.axon > "$OUTDIR/transformer12.sig" || {
+    echo "run.sh: axonc check rejects bench/shapefn/transformer12.axon" >&2
+    exit 2
+}
+"$AXONC" emit samples/attention/attention.axon -o "$OUTDIR/attention.h"
+"$AXONC" emit bench/shapefn/transformer12.axon -o "$OUTDIR/transformer12.h"
+
+# The generated functions alone: which external symbols can they call?
+$CC -std=c99 -O2 -ffreestanding -Wall -Wextra -Werror -I"$OUTDIR" -c bench/shapefn/symbols.c -o "$OUTDIR/symbols.o"
+undef=$(nm -u "$OUTDIR/symbols.o" | awk '{ print $NF }' | tr '\n' ' ')
+echo "external symbols the generated shape/prepare functions reference (nm -u, -O2 -ffreestanding): ${undef:-none}"
+if [ -n "$undef" ]; then
+    echo "run.sh: the generated code references external symbols: $undef" >&2
+    exit 1
+fi
+
+# The benchmark, with every allocation function of its object counted.
+wrap=-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign,--wrap=strdup,--wrap=strndup
+# shellcheck disable=SC2086
+if ! $CC -std=c99 -O2 $CFLAGS -Wall -Wextra -DBENCH_COUNT_ALLOCS -I"$OUTDIR" \
+        -o "$OUTDIR/bench" bench/shapefn/bench.c $wrap 2> "$OUTDIR/link.log"; then
+    cat "$OUTDIR/link.log" >&2
+    echo "run.sh: building with ld --wrap failed; building without the allocation counter" >&2
+    # shellcheck disable=SC2086
+    $CC -std=c99 -O2 $CFLAGS -Wall -Wextra -I"$OUTDIR" -o "$OUTDIR/bench" bench/shapefn/bench.c
+fi
+cat "$OUTDIR/link.log" >&2
+
+echo "$($CC --version 2>/dev/null | head -n 1), -O2 $CFLAGS; $(nproc 2>/dev/null || echo '?') cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
+status=0
+"$OUTDIR/bench" "$@" || status=$?
+
+if [ "${VALGRIND:-0}" = 1 ]; then
+    echo
+    echo "valgrind cross-check (whole process; the 2 expected allocations are stdout's buffer and the counter's own test malloc):"
+    valgrind --error-exitcode=3 "$OUTDIR/bench" -n 200000 -r 1 > /dev/null 2> "$OUTDIR/valgrind.log" || status=$?
+    grep -E 'total heap usage|ERROR SUMMARY' "$OUTDIR/valgrind.log"
+fi
+exit $status
