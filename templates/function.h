@@ -48,11 +48,12 @@ AXON_FN int axon_tmpl_shape(const axon_shape in[], axon_shape out[], axon_error 
 /* Checks the inputs and fills *plan. */
 AXON_FN int axon_tmpl_prepare(const axon_shape in[], axon_tmpl_plan *plan, axon_error *err)
 {
+    const axon_shape none = { 0, { 0 } };
     int status;
     for (int i = 0; i < AXON_TMPL_NUM_OUTPUTS; i++)
-        plan->out[i].rank = 0;     /* defined even where a check returns early */
+        plan->out[i] = none;       /* defined even where a check returns early */
     for (int i = 0; i < AXON_TMPL_NUM_TEMPS; i++)
-        plan->tmp[i].rank = 0;
+        plan->tmp[i] = none;
     status = axon_tmpl_solve(in, plan->out, plan->tmp, &plan->dims, err);
     if (status != AXON_OK)
         return status;

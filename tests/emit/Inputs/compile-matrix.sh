@@ -93,5 +93,5 @@ if command -v nvcc >/dev/null 2>&1; then
 else
     echo "nvcc: not installed, skipped"
 fi
-[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, c++11, clang, nvcc)"
+[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O3, c++11, clang, nvcc)"
 exit $status
