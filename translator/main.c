@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "dot.h"
 #include "emit.h"
 #include "output.h"
 #include "types.h"
@@ -125,13 +126,13 @@ static void dep_name(Buf *b, const char *s)
 static int cmd_emit(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *depfile = NULL;
-    int md = 0;
+    int md = 0, dot = 0;
     EmitOptions opt = { NULL, EL_F32 };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
         if (strcmp(a, "-o") == 0 || strcmp(a, "--prefix") == 0 || strcmp(a, "-MF") == 0 ||
-            strcmp(a, "--elem-type") == 0) {
+            strcmp(a, "--elem-type") == 0 || strcmp(a, "--format") == 0) {
             if (i + 1 >= argc)
                 return usage_error("option '%s' needs a value", a);
             val = argv[++i];
@@ -141,6 +142,9 @@ static int cmd_emit(int argc, char **argv)
         } else if (strncmp(a, "--elem-type=", 12) == 0) {
             val = a + 12;
             a = "--elem-type";
+        } else if (strncmp(a, "--format=", 9) == 0) {
+            val = a + 9;
+            a = "--format";
         }
         if (strcmp(a, "-o") == 0)
             out = val;
@@ -148,6 +152,12 @@ static int cmd_emit(int argc, char **argv)
             opt.prefix = val;
         else if (strcmp(a, "-MF") == 0)
             depfile = val, md = 1;
+        else if (strcmp(a, "--format") == 0) {
+            if (strcmp(val, "dot") == 0)
+                dot = 1;
+            else if (strcmp(val, "c") != 0)
+                return usage_error("unknown format '%s' (c or dot)", val);
+        }
         else if (strcmp(a, "--elem-type") == 0) {
             if (strcmp(val, "none") == 0)
                 opt.elem_default = EL_VAR;
@@ -171,7 +181,9 @@ static int cmd_emit(int argc, char **argv)
     if (rc == 0) {
         Buf header;
         buf_init(&header, &cp.arena);
-        if (emit_header(&cp, &opt, &header) != 0) {
+        if (dot)
+            dot_program(&cp, &header);
+        if (!dot && emit_header(&cp, &opt, &header) != 0) {
             rc = 1;
         } else if (out) {
             rc = write_file_atomic(out, buf_str(&header), header.n) ? 1 : 0;
