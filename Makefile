@@ -100,8 +100,10 @@ demo: $(BUILD)/samples/attention
 	$(BUILD)/samples/attention
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/axonc/cmake $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/axonc $(DESTDIR)$(PREFIX)/bin/axonc
+	install -m 644 cmake/AxonC.cmake $(DESTDIR)$(PREFIX)/share/axonc/cmake/AxonC.cmake
+	install -m 644 docs/axonc.1 $(DESTDIR)$(PREFIX)/share/man/man1/axonc.1
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,53 @@
+# AxonC.cmake - CMake rules for Axon programs: turn NAME.axon into the
+# shape-checking header NAME.h with axonc, as part of a target's build.
+#
+#   list(APPEND CMAKE_MODULE_PATH /usr/local/share/axonc/cmake)
+#   include(AxonC)
+#   add_executable(app main.c)
+#   axonc_add_header(app model.axon)                  # -> #include "model.h"
+#   axonc_add_header(app nets/cnn.axon PREFIX cnn ELEM_TYPE f16)
+#
+# The header goes to ${CMAKE_CURRENT_BINARY_DIR}/axonc/NAME.h, which is added
+# to the target's include directories; it is remade when NAME.axon (or the
+# axonc executable) changes.  AXONC_EXECUTABLE may be set to the axonc to use;
+# otherwise it is looked for next to this module's install prefix and on PATH.
+
+if(NOT AXONC_EXECUTABLE)
+  get_filename_component(_axonc_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+  find_program(AXONC_EXECUTABLE axonc HINTS "${_axonc_prefix}/bin")
+endif()
+if(NOT AXONC_EXECUTABLE)
+  message(FATAL_ERROR "AxonC: axonc not found; set AXONC_EXECUTABLE to its path")
+endif()
+
+# axonc_add_header(TARGET FILE.axon [PREFIX P] [ELEM_TYPE T] [OUTPUT PATH])
+function(axonc_add_header target axon_file)
+  cmake_parse_arguments(AX "" "PREFIX;ELEM_TYPE;OUTPUT" "" ${ARGN})
+  if(AX_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "axonc_add_header: unexpected arguments: ${AX_UNPARSED_ARGUMENTS}")
+  endif()
+  get_filename_component(src "${axon_file}" ABSOLUTE)
+  get_filename_component(stem "${axon_file}" NAME_WE)
+  if(AX_OUTPUT)
+    set(out "${AX_OUTPUT}")
+  else()
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/axonc/${stem}.h")
+  endif()
+  get_filename_component(outdir "${out}" DIRECTORY)
+  set(args emit "${src}" -o "${out}")
+  if(AX_PREFIX)
+    list(APPEND args --prefix "${AX_PREFIX}")
+  endif()
+  if(AX_ELEM_TYPE)
+    list(APPEND args --elem-type "${AX_ELEM_TYPE}")
+  endif()
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${outdir}"
+    COMMAND "${AXONC_EXECUTABLE}" ${args}
+    DEPENDS "${src}" "${AXONC_EXECUTABLE}"
+    COMMENT "axonc: ${axon_file} -> ${stem}.h"
+    VERBATIM)
+  target_sources(${target} PRIVATE "${out}")
+  target_include_directories(${target} PRIVATE "${outdir}")
+endfunction()
