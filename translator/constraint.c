@@ -437,7 +437,7 @@ Shape *bcast_shape(Ctx *c, PtrVec ops, const Origin *why)
 static int shapes_contain(Ctx *c, const PtrVec *v, Shape *s)
 {
     for (int i = 0; i < v->n; i++)
-        if (shape_equal(shape_norm(c, v->items[i]), s))
+        if (shape_equal(c, shape_norm(c, v->items[i]), s))
             return 1;
     return 0;
 }

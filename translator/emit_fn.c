@@ -220,6 +220,7 @@ static const char *known_value(Gen *g, Dim *d)
 static const char *dim_c(Gen *g, Dim *d, int *arith)
 {
     Arena *a = g->c->arena;
+    d = dim_norm(g->c, d);
     if (d->ragged)
         return "AXON_DIM_RAGGED";
     int64_t k;
@@ -1205,7 +1206,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
                     if (namer_name_of(&g->nm, &v->stamp, &v->mark) && !(v->def && !v->def->done))
                         pv_push(a, &named, &s->s[k]);
                 } else {
-                    Dim *d = s->s[k].dim;
+                    Dim *d = dim_norm(g->c, s->s[k].dim);
                     for (uint32_t m = 0; m < d->nt; m++)
                         for (uint32_t f = 0; f < d->t[m].nf; f++) {
                             DVar *v = d->t[m].f[f].var;

@@ -427,7 +427,7 @@ static void check_expr_arith(Ctx *c, Expr *e)
     default:
         break;
     }
-    if (e->type) {
+    if (e->type && (e->kind == EX_CALL || e->kind == EX_BINARY || e->kind == EX_NEG)) {
         settle_dims(c, e->type, 0);
         if (c->overflow)
             arith_error(c, e->kind == EX_BINARY || e->kind == EX_NEG ? e->op_loc : e->loc,

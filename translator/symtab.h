@@ -3,6 +3,7 @@
 #define AXONC_SYMTAB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 
@@ -10,6 +11,7 @@ typedef struct Symtab {
     Arena *a;
     const char **keys;
     void **vals;
+    uint64_t *hashes;
     size_t cap, n;
 } Symtab;
 

@@ -141,54 +141,44 @@ Shape *shape_of_var(Ctx *c, SVar *v, const Origin *o)
     return s;
 }
 
-static int shape_needs_norm(Ctx *c, const Shape *s)
-{
-    for (uint32_t i = 0; i < s->n; i++) {
-        if (s->s[i].var) {
-            if (s->s[i].var->link)
-                return 1;
-        } else if (dim_stale(c, s->s[i].dim)) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
+/* Expands bound shape variables, in place: the shape keeps its meaning,
+ * and the next look at it costs nothing.  Dimension nodes are left as they
+ * are (callers normalise each with dim_norm): a variable's node records
+ * which variable stood at that place, which the emitter's messages need. */
 Shape *shape_norm(Ctx *c, Shape *s)
 {
-    if (!shape_needs_norm(c, s))
-        return s;
-    /* Count the segments after expansion, then fill. */
     uint32_t n = 0;
+    int bound = 0;
     for (uint32_t i = 0; i < s->n; i++) {
         SVar *v = s->s[i].var;
         if (v && v->link) {
             v->link = shape_norm(c, v->link);
             n += v->link->n;
+            bound = 1;
         } else {
             n++;
         }
     }
-    Shape *r = shape_new(c, n, s->origin);
+    if (!bound)
+        return s;
+    Seg *segs = n ? ar_alloc(c->arena, sizeof(Seg) * n) : NULL;
     uint32_t k = 0;
     for (uint32_t i = 0; i < s->n; i++) {
         SVar *v = s->s[i].var;
         if (v && v->link) {
             if (v->link->n)
-                memcpy(r->s + k, v->link->s, sizeof(Seg) * v->link->n);
+                memcpy(segs + k, v->link->s, sizeof(Seg) * v->link->n);
             k += v->link->n;
-        } else if (v) {
-            r->s[k++].var = v;
         } else {
-            r->s[k++].dim = dim_norm(c, s->s[i].dim);
+            segs[k++] = s->s[i];
         }
     }
-    /* A shape that was a single bound variable takes its value's origin.
-     * (The shape itself is not changed: its segments record which
-     * variables stood where, for the emitter's messages.) */
-    if (s->n == 1 && s->s[0].var && s->s[0].var->link)
-        r->origin = s->s[0].var->link->origin;
-    return r;
+    /* A shape that was a single bound variable takes its value's origin. */
+    if (s->n == 1 && s->s[0].var)
+        s->origin = s->s[0].var->link->origin;
+    s->n = n;
+    s->s = segs;
+    return s;
 }
 
 Shape *shape_slice(Ctx *c, Shape *s, uint32_t from, uint32_t to, const Origin *o)
@@ -209,17 +199,19 @@ Shape *shape_concat(Ctx *c, Shape *a, Shape *b, const Origin *o)
     return r;
 }
 
-int shape_equal(const Shape *a, const Shape *b)
+int shape_equal(Ctx *c, Shape *a, Shape *b)
 {
     if (a == b)
         return 1;
+    a = shape_norm(c, a);
+    b = shape_norm(c, b);
     if (a->n != b->n)
         return 0;
     for (uint32_t i = 0; i < a->n; i++) {
         if (a->s[i].var || b->s[i].var) {
             if (a->s[i].var != b->s[i].var)
                 return 0;
-        } else if (!dim_equal(a->s[i].dim, b->s[i].dim)) {
+        } else if (!dim_equal(dim_norm(c, a->s[i].dim), dim_norm(c, b->s[i].dim))) {
             return 0;
         }
     }

@@ -18,10 +18,10 @@ Elem *elem_find(Elem *e);
 SVar *svar_new(Ctx *c, const char *hint);
 Shape *shape_new(Ctx *c, uint32_t n, const Origin *o);
 Shape *shape_of_var(Ctx *c, SVar *v, const Origin *o);
-Shape *shape_norm(Ctx *c, Shape *s);      /* expand bound variables, normalise dims */
+Shape *shape_norm(Ctx *c, Shape *s);      /* expand bound shape variables (in place) */
 Shape *shape_slice(Ctx *c, Shape *s, uint32_t from, uint32_t to, const Origin *o);
 Shape *shape_concat(Ctx *c, Shape *a, Shape *b, const Origin *o);
-int shape_equal(const Shape *a, const Shape *b);   /* both normalised */
+int shape_equal(Ctx *c, Shape *a, Shape *b);
 int shape_rank(const Shape *s, int *known);        /* number of dims; *known if no variables */
 
 /* Types. */
