@@ -1,0 +1,72 @@
+/* main.c - the small CNN of cnn.axon from C: a batch of 8 RGB images of
+ * 32 x 32, two 5 x 5 convolutions (16 then 32 filters: 32 -> 28 -> 24), and a
+ * 24 x 24 classifier filter per class that leaves one score for each of 10
+ * classes.  The chained sizes (c - f + 1, c - f - i + 2) are in the plan; the
+ * classifier's `... = 1` is checked at run time. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cnn.h"
+
+static void print_tensor(const char *kind, const char *name, const axon_shape *s,
+                         int64_t elements, int64_t bytes)
+{
+    char dims[256] = "[";
+    size_t k = 1;
+    for (int i = 0; i < s->rank; i++)
+        k += (size_t)snprintf(dims + k, sizeof dims - k, i ? ", %lld" : "%lld", (long long)s->dims[i]);
+    snprintf(dims + k, sizeof dims - k, "]");
+    printf("  %-6s %-6s %-16s %6lld elements %7lld bytes\n", kind, name, dims, (long long)elements,
+           (long long)bytes);
+}
+
+int main(void)
+{
+    axon_shape in[cnn_cnn_NUM_INPUTS] = {
+        { 4, { 8, 3, 32, 32 } },     /* x: [batch, channels, height, width] */
+        { 4, { 16, 3, 5, 5 } },      /* K1: [filters, channels, rows, cols] */
+        { 4, { 32, 16, 5, 5 } },     /* K2 */
+        { 4, { 10, 32, 24, 24 } },   /* Kc: one 24 x 24 filter per class */
+    };
+    const char *names[cnn_cnn_NUM_INPUTS] = { "x", "K1", "K2", "Kc" };
+    cnn_cnn_plan plan;
+    axon_error err;
+    int status = cnn_cnn_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("cnn: inputs accepted\n");
+    for (int i = 0; i < cnn_cnn_NUM_INPUTS; i++)
+        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++)
+        print_tensor("temp", cnn_cnn_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    printf("  dims   a=%lld b=%lld c=%lld d=%lld (x), e=%lld f=%lld g=%lld (K1),\n", (long long)plan.dims.a,
+           (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e,
+           (long long)plan.dims.f, (long long)plan.dims.g);
+    printf("         h=%lld i=%lld j=%lld (K2), k=%lld l=%lld m=%lld (Kc)\n", (long long)plan.dims.h,
+           (long long)plan.dims.i, (long long)plan.dims.j, (long long)plan.dims.k, (long long)plan.dims.l,
+           (long long)plan.dims.m);
+
+    /* Every buffer sized from the plan: the output, then the temporaries. */
+    void *out = malloc((size_t)plan.out_bytes[0]);
+    void *tmp[cnn_cnn_NUM_TEMPS];
+    int64_t total = plan.out_bytes[0];
+    for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++) {
+        tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
+        total += plan.tmp_bytes[i];
+    }
+    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
+    for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++)
+        free(tmp[i]);
+    free(out);
+
+    /* Taller images (36 rows): the classifier filter no longer covers the
+     * whole 28-row feature map, c - f - i - l + 3 is 5, not 1. */
+    in[0].dims[2] = 36;
+    axon_shape shapes[cnn_cnn_NUM_OUTPUTS];
+    status = cnn_cnn_shape(in, shapes, &err);
+    printf("x of height 36: %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_CONSTRAINT ? 0 : 1;
+}

@@ -1,0 +1,74 @@
+/* main.c - the LSTM of lstm.axon from C: 15 inputs (the sequence, the
+ * initial state and the weights), 3 outputs (the final state h and c, and
+ * the per-step outputs; tuples are flattened left to right).  The gate
+ * weights' widths are checked at run time (`e in {1, d}` and so on in the
+ * signature): a wrong width is a broadcast error. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lstm.h"
+
+static void print_tensor(const char *kind, const char *name, const axon_shape *s,
+                         int64_t elements, int64_t bytes)
+{
+    char dims[256] = "[";
+    size_t k = 1;
+    for (int i = 0; i < s->rank; i++)
+        k += (size_t)snprintf(dims + k, sizeof dims - k, i ? ", %lld" : "%lld", (long long)s->dims[i]);
+    snprintf(dims + k, sizeof dims - k, "]");
+    printf("  %-6s %-8s %-14s %6lld elements %6lld bytes\n", kind, name, dims, (long long)elements,
+           (long long)bytes);
+}
+
+int main(void)
+{
+    /* 10 steps of a batch of 4 sequences of 8 features; hidden size 16. */
+    axon_shape in[lstm_lstm_NUM_INPUTS] = {
+        { 3, { 10, 4, 8 } },                                          /* x */
+        { 2, { 4, 16 } }, { 2, { 4, 16 } },                           /* h, c */
+        { 2, { 8, 16 } }, { 2, { 8, 16 } }, { 2, { 8, 16 } }, { 2, { 8, 16 } },     /* Wi Wf Wo Wc */
+        { 2, { 16, 16 } }, { 2, { 16, 16 } }, { 2, { 16, 16 } }, { 2, { 16, 16 } }, /* Ri Rf Ro Rc */
+        { 1, { 16 } }, { 1, { 16 } }, { 1, { 16 } }, { 1, { 16 } },   /* Bi Bf Bo Bc */
+    };
+    const char *names[lstm_lstm_NUM_INPUTS] = { "x", "h", "c", "Wi", "Wf", "Wo", "Wc",
+                                                "Ri", "Rf", "Ro", "Rc", "Bi", "Bf", "Bo", "Bc" };
+    const char *outputs[lstm_lstm_NUM_OUTPUTS] = { "h final", "c final", "outputs" };
+    lstm_lstm_plan plan;
+    axon_error err;
+    int status = lstm_lstm_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("lstm: inputs accepted\n");
+    for (int i = 0; i < lstm_lstm_NUM_INPUTS; i++)
+        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    for (int i = 0; i < lstm_lstm_NUM_OUTPUTS; i++)
+        print_tensor("output", outputs[i], &plan.out[i], plan.out_elements[i], plan.out_bytes[i]);
+    /* The cell's intermediates are per step, inside the loop: none here. */
+    for (int i = 0; i < lstm_lstm_NUM_TEMPS; i++)
+        print_tensor("temp", lstm_lstm_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    printf("  dims   a=%lld b=%lld c=%lld d=%lld (steps, batch, features, hidden)\n",
+           (long long)plan.dims.a, (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d);
+    printf("         e=%lld f=%lld g=%lld h=%lld i=%lld j=%lld k=%lld l=%lld (gate widths)\n",
+           (long long)plan.dims.e, (long long)plan.dims.f, (long long)plan.dims.g, (long long)plan.dims.h,
+           (long long)plan.dims.i, (long long)plan.dims.j, (long long)plan.dims.k, (long long)plan.dims.l);
+
+    void *buf[lstm_lstm_NUM_OUTPUTS];
+    int64_t total = 0;
+    for (int i = 0; i < lstm_lstm_NUM_OUTPUTS; i++) {
+        buf[i] = malloc((size_t)plan.out_bytes[i]);
+        total += plan.out_bytes[i];
+    }
+    printf("  allocated %lld bytes for the outputs\n", (long long)total);
+    for (int i = 0; i < lstm_lstm_NUM_OUTPUTS; i++)
+        free(buf[i]);
+
+    /* The candidate gate's input weights Wc with 12 columns instead of 16:
+     * 12 neither equals the hidden size nor is 1, so it cannot broadcast. */
+    in[6].dims[1] = 12;
+    axon_shape shapes[lstm_lstm_NUM_OUTPUTS];
+    status = lstm_lstm_shape(in, shapes, &err);
+    printf("Wc of width 12: %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_BROADCAST ? 0 : 1;
+}

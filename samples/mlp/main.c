@@ -1,0 +1,66 @@
+/* main.c - the 3-layer perceptron of mlp.axon from C: a batch of 64
+ * flattened 28 x 28 images through layers of 256, 128 and 10 units.  The
+ * header checks that each weight's rows match the previous layer's width and
+ * each bias matches its weight's columns. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mlp.h"
+
+static void print_tensor(const char *kind, const char *name, const axon_shape *s,
+                         int64_t elements, int64_t bytes)
+{
+    char dims[256] = "[";
+    size_t k = 1;
+    for (int i = 0; i < s->rank; i++)
+        k += (size_t)snprintf(dims + k, sizeof dims - k, i ? ", %lld" : "%lld", (long long)s->dims[i]);
+    snprintf(dims + k, sizeof dims - k, "]");
+    printf("  %-6s %-6s %-12s %7lld elements %7lld bytes\n", kind, name, dims, (long long)elements,
+           (long long)bytes);
+}
+
+int main(void)
+{
+    axon_shape in[mlp_mlp_NUM_INPUTS] = {
+        { 2, { 64, 784 } },                      /* x */
+        { 2, { 784, 256 } }, { 1, { 256 } },     /* W1 b1 */
+        { 2, { 256, 128 } }, { 1, { 128 } },     /* W2 b2 */
+        { 2, { 128, 10 } }, { 1, { 10 } },       /* W3 b3 */
+    };
+    const char *names[mlp_mlp_NUM_INPUTS] = { "x", "W1", "b1", "W2", "b2", "W3", "b3" };
+    mlp_mlp_plan plan;
+    axon_error err;
+    int status = mlp_mlp_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("mlp: inputs accepted\n");
+    for (int i = 0; i < mlp_mlp_NUM_INPUTS; i++)
+        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    for (int i = 0; i < mlp_mlp_NUM_TEMPS; i++)
+        print_tensor("temp", mlp_mlp_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
+           (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e);
+
+    /* Every buffer sized from the plan: the output, then the temporaries. */
+    void *out = malloc((size_t)plan.out_bytes[0]);
+    void *tmp[mlp_mlp_NUM_TEMPS];
+    int64_t total = plan.out_bytes[0];
+    for (int i = 0; i < mlp_mlp_NUM_TEMPS; i++) {
+        tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
+        total += plan.tmp_bytes[i];
+    }
+    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
+    for (int i = 0; i < mlp_mlp_NUM_TEMPS; i++)
+        free(tmp[i]);
+    free(out);
+
+    /* The second layer's bias with 100 entries for its 128 units. */
+    in[4].dims[0] = 100;
+    axon_shape shapes[mlp_mlp_NUM_OUTPUTS];
+    status = mlp_mlp_shape(in, shapes, &err);
+    printf("b2 of length 100: %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_SIZE ? 0 : 1;
+}

@@ -1,0 +1,69 @@
+/* main.c - the recurrent networks of rnn.axon from C.  Only model is in the
+ * header: bidir and residual take cells (functions) as arguments, so axonc
+ * does not export them (its two warnings say so).  model's second output,
+ * residual's sum, has the width broadcast(b, d): hidden size with features,
+ * computed by the header once the inputs are known. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rnn.h"
+
+static void print_tensor(const char *kind, const char *name, const axon_shape *s,
+                         int64_t elements, int64_t bytes)
+{
+    char dims[256] = "[";
+    size_t k = 1;
+    for (int i = 0; i < s->rank; i++)
+        k += (size_t)snprintf(dims + k, sizeof dims - k, i ? ", %lld" : "%lld", (long long)s->dims[i]);
+    snprintf(dims + k, sizeof dims - k, "]");
+    printf("  %-6s %-9s %-14s %6lld elements %6lld bytes\n", kind, name, dims, (long long)elements,
+           (long long)bytes);
+}
+
+int main(void)
+{
+    /* 20 steps of a batch of 4 sequences of 32 features; hidden size 32
+     * (equal to the features, so that residual's add is exact). */
+    axon_shape in[rnn_model_NUM_INPUTS] = {
+        { 2, { 4, 32 } },                                      /* s0 */
+        { 2, { 4, 32 } },                                      /* s0' */
+        { 3, { 20, 4, 32 } },                                  /* X */
+        { 2, { 32, 32 } }, { 2, { 32, 32 } }, { 1, { 32 } },   /* W R B */
+        { 2, { 32, 32 } }, { 2, { 32, 32 } }, { 1, { 32 } },   /* W' R' B' */
+    };
+    const char *names[rnn_model_NUM_INPUTS] = { "s0", "s0'", "X", "W", "R", "B", "W'", "R'", "B'" };
+    const char *outputs[rnn_model_NUM_OUTPUTS] = { "bidir", "residual" };
+    rnn_model_plan plan;
+    axon_error err;
+    int status = rnn_model_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("model: inputs accepted\n");
+    for (int i = 0; i < rnn_model_NUM_INPUTS; i++)
+        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    for (int i = 0; i < rnn_model_NUM_OUTPUTS; i++)
+        print_tensor("output", outputs[i], &plan.out[i], plan.out_elements[i], plan.out_bytes[i]);
+    for (int i = 0; i < rnn_model_NUM_TEMPS; i++)
+        print_tensor("temp", rnn_model_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    printf("  dims   a=%lld b=%lld c=%lld d=%lld (batch, hidden, steps, features)\n", (long long)plan.dims.a,
+           (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d);
+
+    void *buf[rnn_model_NUM_OUTPUTS];
+    int64_t total = 0;
+    for (int i = 0; i < rnn_model_NUM_OUTPUTS; i++) {
+        buf[i] = malloc((size_t)plan.out_bytes[i]);
+        total += plan.out_bytes[i];
+    }
+    printf("  allocated %lld bytes for the outputs\n", (long long)total);
+    for (int i = 0; i < rnn_model_NUM_OUTPUTS; i++)
+        free(buf[i]);
+
+    /* The backward cell's initial state for a batch of 3, not 4. */
+    in[1].dims[0] = 3;
+    axon_shape shapes[rnn_model_NUM_OUTPUTS];
+    status = rnn_model_shape(in, shapes, &err);
+    printf("s0' for a batch of 3: %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_SIZE ? 0 : 1;
+}

@@ -1,0 +1,73 @@
+/* main.c - the rank-polymorphic softmax of softmax.axon from C.  One shape
+ * function, softmax_softmax_*, accepts an input of any rank >= 1: here a
+ * vector of 10 class scores, then a [10, 4, 16] map of scores (10 classes
+ * for each of 4 x 16 pixels).  A scalar has no axis to normalise over and is
+ * rejected. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "softmax.h"
+
+static void print_tensor(const char *kind, const char *name, const axon_shape *s,
+                         int64_t elements, int64_t bytes)
+{
+    char dims[256] = "[";
+    size_t k = 1;
+    for (int i = 0; i < s->rank; i++)
+        k += (size_t)snprintf(dims + k, sizeof dims - k, i ? ", %lld" : "%lld", (long long)s->dims[i]);
+    snprintf(dims + k, sizeof dims - k, "]");
+    printf("  %-6s %-8s %-18s %8lld elements %8lld bytes\n", kind, name, dims, (long long)elements,
+           (long long)bytes);
+}
+
+/* Checks x's shape, prints the plan and allocates every buffer from it. */
+static int show(axon_shape x)
+{
+    axon_shape in[softmax_softmax_NUM_INPUTS] = { x };
+    softmax_softmax_plan plan;
+    axon_error err;
+    int status = softmax_softmax_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("softmax, rank %d: accepted\n", x.rank);
+    print_tensor("input", "x", &in[0], axon_elements(&in[0]), axon_bytes(&in[0], sizeof(float)));
+    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    for (int i = 0; i < softmax_softmax_NUM_TEMPS; i++)
+        print_tensor("temp", softmax_softmax_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    /* a is the axis normalised over; b, a shape variable, is all the others. */
+    printf("  dims   a=%lld b=[", (long long)plan.dims.a);
+    for (int i = 0; i < plan.dims.b.rank; i++)
+        printf(i ? ", %lld" : "%lld", (long long)plan.dims.b.dims[i]);
+    printf("]\n");
+
+    void *out = malloc((size_t)plan.out_bytes[0]);
+    void *tmp[softmax_softmax_NUM_TEMPS];
+    int64_t total = plan.out_bytes[0];
+    for (int i = 0; i < softmax_softmax_NUM_TEMPS; i++) {
+        tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
+        total += plan.tmp_bytes[i];
+    }
+    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
+    for (int i = 0; i < softmax_softmax_NUM_TEMPS; i++)
+        free(tmp[i]);
+    free(out);
+    return 0;
+}
+
+int main(void)
+{
+    axon_shape vector = { 1, { 10 } };
+    axon_shape map = { 3, { 10, 4, 16 } };
+    if (show(vector) != 0 || show(map) != 0)
+        return 1;
+
+    /* A scalar (rank 0): reduce has no outermost axis to fold. */
+    axon_shape in[softmax_softmax_NUM_INPUTS] = { { 0, { 0 } } };
+    axon_shape out[softmax_softmax_NUM_OUTPUTS];
+    axon_error err;
+    int status = softmax_softmax_shape(in, out, &err);
+    printf("a scalar: %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_RANK ? 0 : 1;
+}

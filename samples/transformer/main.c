@@ -1,0 +1,72 @@
+/* main.c - the transformer block of transformer.axon from C: 16 tokens of
+ * width 64, attention through 32-wide queries, keys and values, and a
+ * feed-forward layer of 256 units.  The scale (1/sqrt(32)) is a scalar: an
+ * axon_shape of rank 0.  The header sizes all six named intermediates. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "transformer.h"
+
+static void print_tensor(const char *kind, const char *name, const axon_shape *s,
+                         int64_t elements, int64_t bytes)
+{
+    char dims[256] = "[";
+    size_t k = 1;
+    for (int i = 0; i < s->rank; i++)
+        k += (size_t)snprintf(dims + k, sizeof dims - k, i ? ", %lld" : "%lld", (long long)s->dims[i]);
+    snprintf(dims + k, sizeof dims - k, "]");
+    printf("  %-6s %-7s %-9s %5lld elements %6lld bytes\n", kind, name, dims, (long long)elements,
+           (long long)bytes);
+}
+
+int main(void)
+{
+    axon_shape in[transformer_block_NUM_INPUTS] = {
+        { 2, { 16, 64 } },                          /* x: [tokens, width] */
+        { 0, { 0 } },                               /* scale: a scalar */
+        { 2, { 64, 32 } }, { 2, { 64, 32 } },       /* Wq Wk */
+        { 2, { 64, 32 } },                          /* Wv */
+        { 2, { 32, 64 } }, { 1, { 64 } },           /* Wo bo */
+        { 2, { 64, 256 } }, { 1, { 256 } },         /* W1 b1 */
+        { 2, { 256, 64 } }, { 1, { 64 } },          /* W2 b2 */
+    };
+    const char *names[transformer_block_NUM_INPUTS] = { "x", "scale", "Wq", "Wk", "Wv", "Wo",
+                                                        "bo", "W1", "b1", "W2", "b2" };
+    transformer_block_plan plan;
+    axon_error err;
+    int status = transformer_block_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("block: inputs accepted\n");
+    for (int i = 0; i < transformer_block_NUM_INPUTS; i++)
+        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    for (int i = 0; i < transformer_block_NUM_TEMPS; i++)
+        print_tensor("temp", transformer_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i],
+                     plan.tmp_bytes[i]);
+    printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld (tokens, width, qk, v, feed-forward)\n",
+           (long long)plan.dims.a, (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d,
+           (long long)plan.dims.e);
+
+    /* Every buffer sized from the plan: the output, then the temporaries. */
+    void *out = malloc((size_t)plan.out_bytes[0]);
+    void *tmp[transformer_block_NUM_TEMPS];
+    int64_t total = plan.out_bytes[0];
+    for (int i = 0; i < transformer_block_NUM_TEMPS; i++) {
+        tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
+        total += plan.tmp_bytes[i];
+    }
+    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
+    for (int i = 0; i < transformer_block_NUM_TEMPS; i++)
+        free(tmp[i]);
+    free(out);
+
+    /* Keys projected to 48 columns while the queries have 32. */
+    in[3].dims[1] = 48;
+    axon_shape shapes[transformer_block_NUM_OUTPUTS];
+    status = transformer_block_shape(in, shapes, &err);
+    printf("Wk of width 48: %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_SIZE ? 0 : 1;
+}
