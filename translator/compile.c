@@ -13,9 +13,10 @@ extern const unsigned long axon_prelude_len;
 
 enum { SIGNATURE_LIMIT = 16 * 1024 * 1024 };
 
-int compile_file(Compilation *cp, const char *path, FILE *diag_out)
+static int compile(Compilation *cp, const char *path, FILE *diag_out, int explain)
 {
     memset(cp, 0, sizeof *cp);
+    cp->ctx.explain = explain;
     ar_init(&cp->arena);
     diag_init(&cp->diag, diag_out);
     cp->ctx.arena = &cp->arena;
@@ -41,6 +42,16 @@ int compile_file(Compilation *cp, const char *path, FILE *diag_out)
         return 1;
     cp->ok = 1;
     return 0;
+}
+
+int compile_file(Compilation *cp, const char *path, FILE *diag_out)
+{
+    return compile(cp, path, diag_out, 0);
+}
+
+int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out)
+{
+    return compile(cp, path, diag_out, 1);
 }
 
 void compile_free(Compilation *cp)

@@ -18,6 +18,8 @@ typedef struct Compilation {
 /* Reads and infers `path`.  Returns 0 on success; on failure the
  * diagnostics have been printed and the return value is the exit status. */
 int compile_file(Compilation *cp, const char *path, FILE *diag_out);
+/* ... keeping what the emitter needs to explain its checks. */
+int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out);
 void compile_free(Compilation *cp);
 /* "name : signature" lines for `axonc check`.  NULL if one is too large. */
 const char *compile_signatures(Compilation *cp);

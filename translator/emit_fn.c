@@ -29,6 +29,7 @@ typedef struct EVar {
     const char *c;          /* C expression of its value, NULL while unknown */
     const char *from;       /* "argument 1 (Q) axis 1", where its value comes from */
     const char *from_idx;   /* the axis as a C expression, when "from" has "axis {}" */
+    Dim *src;               /* the dimension node at that axis, as first made */
     int validated;          /* bound from an input axis that was checked >= 0 */
 } EVar;
 
@@ -37,6 +38,7 @@ typedef struct ESVar {
     const char *p, *n;      /* C expressions: pointer to the sizes, their count */
     const char *from;       /* "argument 1 (x)" */
     const char *from_off;   /* C expression: its first axis in that input */
+    int in, seg;            /* the input and segment that gave it */
 } ESVar;
 
 typedef struct Tensor {     /* an input, output or intermediate tensor */
@@ -72,6 +74,7 @@ typedef struct Gen {
     PtrVec known;           /* Dim*: expressions whose value an input gives */
     PtrVec known_c;         /* ... and that value's C expression */
     Buf *body;
+    int indent;             /* extra levels, inside a loop or a block */
     int nlocal;
     int failed;
 } Gen;
@@ -92,6 +95,8 @@ static void line(Gen *g, const char *fmt, ...)
     int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
     buf_puts(g->body, "    ");
+    for (int i = 0; i < g->indent; i++)
+        buf_puts(g->body, "    ");
     if (n >= 0 && (size_t)n < sizeof small) {
         buf_puts(g->body, small);
     } else if (n >= 0) {
@@ -164,6 +169,8 @@ static const char *message(Gen *g, const Origin *why, int *ln, int *col, const c
         buf_printf(&pre, "%s:%d:%d: ", g->file, *ln, *col);
         if (why->rule)
             buf_printf(&pre, "%s: ", strcmp(why->rule, "__neg") == 0 ? "-" : why->rule);
+        else if ((why->kind == OW_TEXT && why->what && strncmp(why->what, "the ", 4) == 0) || why->kind == OW_VALUE)
+            buf_printf(&pre, "%s: ", origin_text(g->c, why));   /* "the result of this function" */
         put_c_text(&b, buf_str(&pre));
     }
     /* The text's own "{}" are placeholders: copy it escaping the rest. */
@@ -391,6 +398,40 @@ static void orig_segs(Gen *g, Shape *s, PtrVec *out, int depth)
     }
 }
 
+/* Why the variables u and w are equal: the unification nearest to u on the
+ * chain of equalities that joins them (a breadth-first search over the
+ * BindEdges that inference recorded).  NULL when they are not joined. */
+typedef struct Hop {
+    DVar *v;
+    const Origin *first;
+} Hop;
+
+static const Origin *why_equal(Gen *g, DVar *u, DVar *w)
+{
+    uint32_t stamp = ++g->c->stamp;
+    PtrVec queue = { 0 };
+    Hop *h = ar_alloc(g->c->arena, sizeof *h);
+    h->v = u;
+    u->seen_stamp = stamp;
+    pv_push(g->c->arena, &queue, h);
+    for (int i = 0; i < queue.n; i++) {
+        Hop *at = queue.items[i];
+        for (BindEdge *e = at->v->edges; e; e = e->next) {
+            if (e->other->seen_stamp == stamp)
+                continue;
+            const Origin *first = at->first ? at->first : e->why;
+            if (e->other == w)
+                return first;
+            e->other->seen_stamp = stamp;
+            Hop *n = ar_alloc(g->c->arena, sizeof *n);
+            n->v = e->other;
+            n->first = first;
+            pv_push(g->c->arena, &queue, n);
+        }
+    }
+    return NULL;
+}
+
 /* The reason a dimension node holds the value it has: the unification that
  * bound its variable, else the place that made it. */
 static const Origin *node_reason(Dim *orig)
@@ -486,13 +527,19 @@ static void plan_ranks(Gen *g, InPlan *ip)
                 e->n = ar_printf(a, "s_%s_n", base);
                 e->from = t->desc;
                 e->from_off = off;
+                e->in = i;
+                for (uint32_t k = 0; k < p->norm->n; k++)
+                    if (p->norm->s[k].var == unknown)
+                        e->seg = (int)k;
                 line(g, "const int64_t *%s = in[%d].dims + (%s);", e->p, i, off);
                 line(g, "int %s = in[%d].rank - (%s);", e->n, i, known_len);
                 const char *j = fresh_local(g, "i");
                 line(g, "for (int %s = 0; %s < %s; %s++)", j, j, e->n, j);
+                g->indent++;
                 fail_if(g, ar_printf(a, "%s[%s] < 0", e->p, j), "AXON_ERR_SIZE", t->at ? t->at : why,
                         ar_printf(a, "%s axis {} is {}, expected a size (>= 0)", t->desc),
                         ar_printf(a, "(int64_t)(%s + %s)", off, j), ar_printf(a, "%s[%s]", e->p, j), NULL, NULL);
+                g->indent--;
                 set_esvar(g, unknown, e);
             }
             p->done = 1;
@@ -529,8 +576,7 @@ static void plan_facts(Gen *g, InPlan *ip)
                 /* A shape variable occurring here again: compare the runs. */
                 SVar *v = ns->s[0].var;
                 ESVar *e = esvar(v);
-                const char *mine = ar_printf(a, "in[%d].dims + (%s)", i, pos);
-                if (strcmp(e->p, mine) != 0) {
+                if (!(e->in == i && e->seg == k)) {   /* not the place that gave it */
                     Tensor *t = g->inputs.items[i];
                     const char *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
                     const char *j = fresh_local(g, "i");
@@ -614,6 +660,7 @@ static int try_fact(Gen *g, Fact *f, int last_resort)
         e->c = ar_printf(a, "d_%s", name ? name : ar_printf(a, "_%u", v->id));
         e->from = where;
         e->from_idx = idx;
+        e->src = f->orig;
         e->validated = 1;
         set_evar(g, v, e);
         line(g, "int64_t %s = %s;", e->c, val);
@@ -633,9 +680,16 @@ static int try_fact(Gen *g, Fact *f, int last_resort)
         const char *from = "";
         if (v && evar(v)->from) {
             from = ar_printf(a, " (%s, from %s)", text, evar(v)->from);
-            /* Prefer the rule that tied this axis, else the one that tied
-             * the axis the value came from. */
-            if (!reason_is_binding(f->orig)) {
+            /* The rule that tied this axis to the one the value came from:
+             * found on the chain of equalities between their variables;
+             * failing that, the rule that tied either axis. */
+            DVar *u = dim_is_var(f->orig), *w = evar(v)->src ? dim_is_var(evar(v)->src) : NULL;
+            const Origin *tie = u && w && u != w ? why_equal(g, u, w) : NULL;
+            if (tie)
+                why = tie;
+            else if (u && u == w)
+                why = f->orig->origin;        /* one name, written twice */
+            else if (!reason_is_binding(f->orig)) {
                 for (int i = 0; i < g->facts.n; i++) {
                     Fact *o = g->facts.items[i];
                     if (o != f && dim_is_var(o->dim) == v && reason_is_binding(o->orig)) {
@@ -801,9 +855,11 @@ static void emit_shape_equal(Gen *g, Constraint *k, const char *got, Shape *want
             ar_printf(a, "%s: the rank is {}, expected {}", what), ar_printf(a, "%s.rank", got), n, NULL, NULL);
     const char *j = fresh_local(g, "i");
     line(g, "for (int %s = 0; %s < %s; %s++)", j, j, n, j);
+    g->indent++;
     fail_if(g, ar_printf(a, "%s.dims[%s] != %s[%s]", got, j, p, j), "AXON_ERR_CONSTRAINT", k->why,
             ar_printf(a, "%s: axis {} is {}, expected {}", what), j, ar_printf(a, "%s.dims[%s]", got, j),
             ar_printf(a, "%s[%s]", p, j), NULL);
+    g->indent--;
 }
 
 /* Variables a constraint needs known before it can be emitted. */
@@ -849,8 +905,6 @@ static void emit_cons(Gen *g, Constraint *k)
 {
     Arena *a = g->c->arena;
     const char *text = cons_text(g, k);
-    if (!k->why->rule)                      /* say which rule it is */
-        text = ar_printf(a, "%s: %s", origin_text(g->c, k->why), text);
     switch (k->kind) {
     case C_BCAST_DIM: {
         const char *acc = emit_bcast_dims(g, k);
@@ -1122,6 +1176,13 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         return not_exported(g, at, "it is not a function");
     FnExpr *fn = b->item->value && b->item->value->kind == EX_FN ? b->item->value->lam : NULL;
     const char *why_not = NULL;
+    /* A parameter that is a function says most about why; look for one first. */
+    for (uint32_t i = 0; i < ft->n; i++)
+        if (type_prune(ft->items[i])->kind == TY_FUNC) {
+            Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
+            return not_exported(g, at, p ? ar_printf(a, "argument %u (%s) is a function", i + 1, p->name)
+                                         : ar_printf(a, "argument %u is a function", i + 1));
+        }
     for (uint32_t i = 0; i < ft->n; i++) {
         Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
         const char *desc = p ? ar_printf(a, "argument %u (%s)", i + 1, p->name) : ar_printf(a, "argument %u", i + 1);
@@ -1174,20 +1235,30 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         emit_result(g, t, ar_printf(a, "out[%d]", i), &max_static, 1);
     }
     int ntemps = 0;
-    PtrVec temps = { 0 };
-    for (int i = 0; i < g->temps.n; i++)
-        if (rank_known(g, g->temps.items[i]))
-            pv_push(a, &temps, g->temps.items[i]);
+    PtrVec temps = { 0 }, aliases = { 0 };
+    for (int i = 0; i < g->temps.n; i++) {
+        Tensor *t = g->temps.items[i];
+        Tensor *is_out = NULL;
+        for (int k = 0; k < g->outputs.n && !is_out; k++)
+            if (type_prune(((Tensor *)g->outputs.items[k])->type) == type_prune(t->type))
+                is_out = g->outputs.items[k];
+        if (is_out)        /* the value returned: its buffer is the output's */
+            pv_push(a, &aliases, ar_printf(a, "%s is %s", t->desc, is_out->desc));
+        else if (rank_known(g, t))
+            pv_push(a, &temps, t);
+    }
     g->temps = temps;
     if (g->temps.n) {
         int nknown = g->known.n;              /* locals of the block stay in it */
         line(g, "if (tmp) {");
+        g->indent++;
         for (int i = 0; i < g->temps.n; i++) {
             Tensor *t = g->temps.items[i];
             emit_result(g, t, ar_printf(a, "tmp[%d]", i), &max_static, 0);
             buf_printf(&fc->temp_names, "    case %d: return \"%s\";\n", i, t->desc);
             ntemps++;
         }
+        g->indent--;
         line(g, "}");
         g->known.n = g->known_c.n = nknown;
     }
@@ -1295,6 +1366,8 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         buf_printf(&doc, " *   tmp[%d]: %s, %s %s\n", i, t->desc, elem_name(elem_of(g, t)),
                    shape_text(g, t->type->shape));
     }
+    for (int i = 0; i < aliases.n; i++)
+        buf_printf(&doc, " *   (%s: not an intermediate)\n", (const char *)aliases.items[i]);
     if (elem_vars)
         buf_printf(&doc, " * Element type variables are %s here (axonc emit --elem-type).\n",
                    elem_name(opt->elem_default));

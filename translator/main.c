@@ -177,7 +177,7 @@ static int cmd_emit(int argc, char **argv)
     if (md && !out)
         return usage_error("%s", "-MD and -MF need -o (the depfile names the output)");
     Compilation cp;
-    int rc = compile_file(&cp, file, stderr);
+    int rc = compile_file_for_emit(&cp, file, stderr);
     if (rc == 0) {
         Buf header;
         buf_init(&header, &cp.arena);

@@ -88,8 +88,17 @@ typedef struct Elem {
 
 typedef struct Dim Dim;
 
+/* An equality between two dimension variables and the unification that made
+ * it: kept (when emitting) to explain why two input axes must agree. */
+typedef struct BindEdge {
+    struct DVar *other;
+    const Origin *why;
+    struct BindEdge *next;
+} BindEdge;
+
 typedef struct DVar {
     Dim *link;
+    BindEdge *edges;      /* the equalities with other variables (ctx->explain) */
     Dim *self;            /* the dimension `1 * this`, shared by every use */
     int level;
     uint32_t id;
@@ -247,6 +256,7 @@ typedef struct Ctx {
     int overflow;         /* dimension arithmetic overflowed */
     Rewrite *rewrites;
     jmp_buf *abort;       /* a type error abandons the current top-level item */
+    int explain;          /* record BindEdges (for the emitter's messages) */
     PtrVec all_cons;      /* every constraint made, for statistics */
 } Ctx;
 

@@ -269,8 +269,22 @@ static void wake(Ctx *c, Watch **list)
     *list = NULL;
 }
 
+static void add_edge(Ctx *c, DVar *from, DVar *to, const Origin *why)
+{
+    BindEdge *e = ar_alloc(c->arena, sizeof *e);
+    e->other = to;
+    e->why = why;
+    e->next = from->edges;
+    from->edges = e;
+}
+
 void bind_dvar(Ctx *c, DVar *v, Dim *val, const Origin *why)
 {
+    DVar *w = dim_is_var(val);
+    if (c->explain && w && w != v) {     /* v = w: remember which rule said so */
+        add_edge(c, v, w, why);
+        add_edge(c, w, v, why);
+    }
     v->link = val;
     v->why = why;
     dim_lower_levels(c, val, v->level);

@@ -33,6 +33,8 @@ static int expect_checks, expect_failed;
     do {                                                                           \
         const char *g_ = (got), *w_ = (want);                                      \
         expect_checks++;                                                           \
+        if (!g_)                                                                   \
+            g_ = "(null)";                                                         \
         if (strcmp(g_, w_) != 0) {                                                 \
             expect_failed++;                                                       \
             printf("%s:%d: FAILED: %s is\n  \"%s\"\nexpected\n  \"%s\"\n", __FILE__, \
