@@ -61,12 +61,13 @@ $(BUILD)/asan/%.o: $(GEN)/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -MMD -MP -c $< -o $@
 
-$(GEN)/axon.tab.c $(GEN)/axon.tab.h: grammar/axon.y
+# Pattern rules: each makes both of its targets in one run.
+$(GEN)/%.tab.c $(GEN)/%.tab.h: grammar/%.y
 	@mkdir -p $(GEN)
-	$(BISON) -Wall -Werror -d -o $(GEN)/axon.tab.c $<
-$(GEN)/axon.lex.c $(GEN)/axon.lex.h: grammar/axon.l $(GEN)/axon.tab.h
+	$(BISON) -Wall -Werror -d -o $(GEN)/$*.tab.c $<
+$(GEN)/%.lex.c $(GEN)/%.lex.h: grammar/%.l $(GEN)/%.tab.h
 	@mkdir -p $(GEN)
-	$(FLEX) --header-file=$(GEN)/axon.lex.h -o $(GEN)/axon.lex.c $<
+	$(FLEX) --header-file=$(GEN)/$*.lex.h -o $(GEN)/$*.lex.c $<
 
 $(BUILD)/embed: translator/embed.c
 	@mkdir -p $(@D)
