@@ -1,5 +1,10 @@
 /* arena.c - chunked bump allocation for one compilation (see arena.h). */
+#define _DEFAULT_SOURCE
 #include "arena.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -10,12 +15,14 @@
 struct ArChunk {
     ArChunk *next;
     size_t size;
+    size_t mapped;      /* bytes mapped with mmap; 0 when from calloc */
     /* payload follows, aligned for pointers and 64-bit integers (the
      * translator allocates nothing that needs more) */
     union { double d; void *p; long long ll; } payload[];
 };
 
 enum { AR_CHUNK = 256 * 1024, AR_ALIGN = 8 };
+enum { AR_MAX_CHUNK = 16 * 1024 * 1024 };
 
 static void ar_oom(void)
 {
@@ -30,12 +37,41 @@ void ar_init(Arena *a)
     a->total = 0;
 }
 
+/* A zeroed chunk.  Large ones are mapped with their pages populated at
+ * once (Linux): a compilation touches all of its arena, and faulting it in
+ * one call costs much less than page by page. */
+static ArChunk *chunk_get(size_t bytes)
+{
+#if defined(__linux__) && defined(MAP_POPULATE)
+    if (bytes >= 1024 * 1024) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (p != MAP_FAILED) {
+            ArChunk *c = p;
+            c->mapped = bytes;
+            return c;
+        }
+    }
+#endif
+    return calloc(1, bytes);
+}
+
+static void chunk_put(ArChunk *c)
+{
+#if defined(__linux__) && defined(MAP_POPULATE)
+    if (c->mapped) {
+        munmap(c, c->mapped);
+        return;
+    }
+#endif
+    free(c);
+}
+
 void ar_free(Arena *a)
 {
     ArChunk *c = a->head;
     while (c) {
         ArChunk *next = c->next;
-        free(c);
+        chunk_put(c);
         c = next;
     }
     ar_init(a);
@@ -48,12 +84,13 @@ void ar_free(Arena *a)
 static void *ar_new_chunk(Arena *a, size_t need)
 {
     int dedicated = need > AR_CHUNK;
-    size_t size = dedicated ? need : AR_CHUNK;
+    /* Chunks grow with the arena (a quarter of it), up to AR_MAX_CHUNK. */
+    size_t grow = a->total / 4 < AR_CHUNK ? AR_CHUNK : a->total / 4 > AR_MAX_CHUNK ? AR_MAX_CHUNK : a->total / 4;
+    size_t size = dedicated ? need : grow;
     if (size > SIZE_MAX - sizeof(ArChunk))
         ar_oom();
-    /* calloc: large chunks come straight from the kernel, already zero, so
-     * allocations need no memset (chunks are never reused). */
-    ArChunk *c = calloc(1, sizeof(ArChunk) + size);
+    /* Zeroed memory: allocations need no memset (chunks are never reused). */
+    ArChunk *c = chunk_get(sizeof(ArChunk) + size);
     if (!c)
         ar_oom();
     c->size = size;
