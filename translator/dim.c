@@ -71,17 +71,24 @@ Dim *dim_const(Ctx *c, int64_t v, const Origin *o)
     return d;
 }
 
-/* A node of its own for one written occurrence of a variable (its origin
- * says where that occurrence is). */
-Dim *dim_var_at(Ctx *c, DVar *v, const Origin *o)
+/* The dimension made of one atom: a variable or a floor division. */
+static Dim *dim_atom(Ctx *c, DVar *v, DivAtom *div, const Origin *o)
 {
     Dim *d = dim_alloc(c, 1, o);
     d->t[0].coef = 1;
     d->t[0].nf = 1;
     d->t[0].f = ar_alloc(c->arena, sizeof(Factor));
     d->t[0].f[0].var = v;
+    d->t[0].f[0].div = div;
     d->t[0].f[0].pow = 1;
     return d;
+}
+
+/* A node of its own for one written occurrence of a variable (its origin
+ * says where that occurrence is). */
+Dim *dim_var_at(Ctx *c, DVar *v, const Origin *o)
+{
+    return dim_atom(c, v, NULL, o);
 }
 
 /* Other uses of a variable share one node; the first use's origin is the
@@ -90,12 +97,7 @@ Dim *dim_of_var(Ctx *c, DVar *v, const Origin *o)
 {
     if (v->self && dim_is_var(v->self) == v)
         return v->self;
-    Dim *d = dim_alloc(c, 1, o);
-    d->t[0].coef = 1;
-    d->t[0].nf = 1;
-    d->t[0].f = ar_alloc(c->arena, sizeof(Factor));
-    d->t[0].f[0].var = v;
-    d->t[0].f[0].pow = 1;
+    Dim *d = dim_atom(c, v, NULL, o);
     if (!v->self)
         v->self = d;
     return d;
@@ -383,13 +385,7 @@ Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
     DivAtom *div = ar_alloc(c->arena, sizeof *div);
     div->num = a;
     div->den = b;
-    Dim *d = dim_alloc(c, 1, o);
-    d->t[0].coef = 1;
-    d->t[0].nf = 1;
-    d->t[0].f = ar_alloc(c->arena, sizeof(Factor));
-    d->t[0].f[0].div = div;
-    d->t[0].f[0].pow = 1;
-    return d;
+    return dim_atom(c, NULL, div, o);
 }
 
 /* ---- normalisation --------------------------------------------------- */

@@ -188,16 +188,23 @@ static int key_cmp(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* A variable that stands for an unresolved broadcast prints as it, once
+ * per namer (pr_where then leaves it out).  Returns whether it did. */
+static int pr_inline_bcast(Namer *nm, Buf *b, Constraint *def)
+{
+    if (!def_live(def) || nm->depth >= PR_MAX_DEPTH)
+        return 0;
+    mark_shown(nm, def);
+    nm->depth++;
+    pr_bcast_ops(nm, b, def);
+    nm->depth--;
+    return 1;
+}
+
 static void pr_dvar(Namer *nm, Buf *b, DVar *v)
 {
-    if (def_live(v->def) && nm->depth < PR_MAX_DEPTH) {
-        Constraint *c = v->def;
-        mark_shown(nm, c);
-        nm->depth++;
-        pr_bcast_ops(nm, b, c);
-        nm->depth--;
+    if (pr_inline_bcast(nm, b, v->def))
         return;
-    }
     /* A `?` prints as `?` where it occurs once; twice or more it needs a
      * name, or the signature would lose that the sizes are equal. */
     if (v->dyn && !(v->seen_stamp == nm->stamp && v->seen > 1)) {
@@ -317,15 +324,8 @@ void pr_shape(Namer *nm, Buf *b, Shape *s)
         first = 0;
         if (s->s[i].var) {
             SVar *v = s->s[i].var;
-            if (def_live(v->def) && nm->depth < PR_MAX_DEPTH) {
-                Constraint *c = v->def;
-                mark_shown(nm, c);
-                nm->depth++;
-                pr_bcast_ops(nm, b, c);
-                nm->depth--;
-            } else {
+            if (!pr_inline_bcast(nm, b, v->def))
                 buf_puts(b, name_var(nm, &v->stamp, &v->mark, v->hint, 0));
-            }
             i++;
             continue;
         }
