@@ -47,7 +47,6 @@ void cons_add(Ctx *c, Constraint *k)
         *k->r = *k->l;
     }
     pv_push(c->arena, &c->pending[c->level], k);
-    pv_push(c->arena, &c->all_cons, k);
     if (!k->queued) {
         k->queued = 1;
         pv_push(c->arena, &c->queue, k);

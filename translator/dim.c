@@ -103,10 +103,6 @@ Dim *dim_of_var(Ctx *c, DVar *v, const Origin *o)
     return d;
 }
 
-Dim *dim_fresh(Ctx *c, const Origin *o)
-{
-    return dim_of_var(c, dvar_new(c, NULL), o);
-}
 
 Dim *dim_ragged(Ctx *c, const Origin *o)
 {
@@ -527,18 +523,6 @@ static Dim *norm_fresh(Ctx *c, Dim *d, int rewrite)
     return rewrite && c->rewrites ? apply_rewrites(c, sum) : sum;
 }
 
-int dim_stale(Ctx *c, const Dim *d)
-{
-    if (d->ragged)
-        return 0;
-    if (needs_norm(d))
-        return 1;
-    if (c->rewrites)
-        for (uint32_t i = 0; i < d->nt; i++)
-            if ((mono_degree(&d->t[i]) > 1 || (d->t[i].nf == 1 && d->t[i].f[0].div)) && find_rewrite(c, &d->t[i]))
-                return 1;
-    return 0;
-}
 
 /* Normalises, and (when no rewrite rule exists, so that nothing but bound
  * variables was replaced) stores the result in a compound d itself, so the

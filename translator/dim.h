@@ -18,7 +18,6 @@ Dim *dim_const(Ctx *c, int64_t v, const Origin *o);
 Dim *dim_of_var(Ctx *c, DVar *v, const Origin *o);
 Dim *dim_var_at(Ctx *c, DVar *v, const Origin *o);   /* not shared */
 Dim *dim_ragged(Ctx *c, const Origin *o);
-Dim *dim_fresh(Ctx *c, const Origin *o);          /* a new variable */
 /* The canonical form of a sum of monomials (m is taken over, and sorted). */
 Dim *dim_canon(Ctx *c, Mono *m, uint32_t n, const Origin *o);
 
@@ -29,7 +28,6 @@ Dim *dim_scale(Ctx *c, Dim *a, int64_t k, const Origin *o);
 Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o);   /* NULL: divisor is 0 */
 Dim *dim_norm(Ctx *c, Dim *d);                     /* resolve bound variables */
 Dim *dim_norm_raw(Ctx *c, Dim *d);                 /* ... without rewrite rules */
-int dim_stale(Ctx *c, const Dim *d);               /* would dim_norm change it? */
 
 int dim_is_const(const Dim *d, int64_t *v);
 DVar *dim_is_var(const Dim *d);                    /* exactly 1 * v */

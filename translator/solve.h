@@ -21,9 +21,6 @@
 #endif
 
 void unify_type(Ctx *c, Type *expected, Type *actual, const Origin *why);
-void unify_shape(Ctx *c, Shape *expected, Shape *actual, const Site *site);
-void unify_dim(Ctx *c, Dim *expected, Dim *actual, const Site *site);
-void unify_elem(Ctx *c, Elem *expected, Elem *actual, const Site *site);
 
 /* broadcast(ops...) as a dimension or a shape: the result, resolved at once
  * where the rules allow, else a variable standing for the broadcast. */
@@ -46,7 +43,6 @@ void cons_lower_levels(Ctx *c, Constraint *k, int level);
 void cons_mark_generic(Ctx *c, Constraint *k, int above);
 
 /* Level adjustment when a variable escapes to an outer level. */
-void type_lower_levels(Ctx *c, Type *t, int level);
 void shape_lower_levels(Ctx *c, Shape *s, int level);
 void dim_lower_levels(Ctx *c, Dim *d, int level);
 

@@ -257,7 +257,6 @@ typedef struct Ctx {
     Rewrite *rewrites;
     jmp_buf *abort;       /* a type error abandons the current top-level item */
     int explain;          /* record BindEdges (for the emitter's messages) */
-    PtrVec all_cons;      /* every constraint made, for statistics */
 } Ctx;
 
 #endif

@@ -14,10 +14,6 @@ static const char *const elem_names[EL_COUNT] = {
     "f16", "bf16", "f32", "f64",
 };
 static const int elem_sizes[EL_COUNT] = { 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8 };
-static const char *const elem_ctypes[EL_COUNT] = {
-    "uint8_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
-    "uint32_t", "uint64_t", "uint16_t", "uint16_t", "float", "double",
-};
 
 int elem_lookup(const char *name)
 {
@@ -29,7 +25,6 @@ int elem_lookup(const char *name)
 
 const char *elem_name(int prim) { return elem_names[prim]; }
 int elem_size(int prim) { return elem_sizes[prim]; }
-const char *elem_ctype(int prim) { return elem_ctypes[prim]; }
 
 /* Integer literals need a numeric type (not bool); fractional ones (1.5,
  * 2f, inf) a floating-point one. */

@@ -8,7 +8,6 @@
 int elem_lookup(const char *name);        /* ElemPrim, or EL_VAR if not a type name */
 const char *elem_name(int prim);
 int elem_size(int prim);                  /* bytes */
-const char *elem_ctype(int prim);         /* the C type used for it in headers */
 int elem_accepts(int prim, int cls);      /* can literals of class cls have type prim */
 Elem *elem_var(Ctx *c, const char *hint);
 Elem *elem_prim(Ctx *c, int prim, const Origin *o);

@@ -252,10 +252,6 @@ static int lower_type(Ctx *c, Type *t, int level, Type *occ, uint32_t stamp)
     return 0;
 }
 
-void type_lower_levels(Ctx *c, Type *t, int level)
-{
-    lower_type(c, t, level, NULL, ++c->stamp);
-}
 
 /* ---- binding --------------------------------------------------------- */
 
@@ -548,7 +544,7 @@ void u_type(Ctx *c, Type *e, Type *a, const Site *site)
     }
 }
 
-/* ---- public entry points: unify, then solve what that woke up ---------- */
+/* ---- the public entry point: unify, then solve what that woke up -------- */
 
 void unify_type(Ctx *c, Type *expected, Type *actual, const Origin *why)
 {
@@ -556,23 +552,4 @@ void unify_type(Ctx *c, Type *expected, Type *actual, const Origin *why)
     u_type(c, expected, actual, &s);
     if (!c->draining)
         solve_drain(c);
-}
-
-void unify_shape(Ctx *c, Shape *expected, Shape *actual, const Site *site)
-{
-    u_shape(c, expected, actual, site);
-    if (!c->draining)
-        solve_drain(c);
-}
-
-void unify_dim(Ctx *c, Dim *expected, Dim *actual, const Site *site)
-{
-    u_dim(c, expected, actual, site);
-    if (!c->draining)
-        solve_drain(c);
-}
-
-void unify_elem(Ctx *c, Elem *expected, Elem *actual, const Site *site)
-{
-    u_elem(c, expected, actual, site);
 }
