@@ -90,8 +90,8 @@ vpath %.axon $(addprefix samples/,$(SAMPLES))
 $(BUILD)/samples/%.h: %.axon $(BUILD)/axonc
 	@mkdir -p $(@D)
 	$(BUILD)/axonc emit $< -o $@ -MD
-$(BUILD)/samples/%: samples/%/main.c $(BUILD)/samples/%.h
-	$(SAMPLECC) -I$(BUILD)/samples $< -o $@
+$(BUILD)/samples/%: samples/%/main.c $(BUILD)/samples/%.h samples/print_tensor.h
+	$(SAMPLECC) -I$(BUILD)/samples -Isamples $< -o $@
 samples: $(addprefix $(BUILD)/samples/,$(SAMPLES))
 -include $(wildcard $(BUILD)/samples/*.d)
 

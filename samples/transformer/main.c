@@ -6,18 +6,7 @@
 #include <stdlib.h>
 
 #include "transformer.h"
-
-static void print_tensor(const char *kind, const char *name, const axon_shape *s,
-                         int64_t elements, int64_t bytes)
-{
-    char dims[256] = "[";
-    size_t k = 1;
-    for (int i = 0; i < s->rank; i++)
-        k += (size_t)snprintf(dims + k, sizeof dims - k, i ? ", %lld" : "%lld", (long long)s->dims[i]);
-    snprintf(dims + k, sizeof dims - k, "]");
-    printf("  %-6s %-7s %-9s %5lld elements %6lld bytes\n", kind, name, dims, (long long)elements,
-           (long long)bytes);
-}
+#include "print_tensor.h"
 
 int main(void)
 {
