@@ -33,7 +33,8 @@ static void ar_oom(void)
 void ar_init(Arena *a)
 {
     a->head = NULL;
-    a->used = 0;
+    a->cur = NULL;
+    a->avail = 0;
     a->total = 0;
 }
 
@@ -81,6 +82,9 @@ void ar_free(Arena *a)
  * own, linked behind the current one so that the current chunk's free space
  * is not wasted; its payload is returned.  Otherwise the new chunk becomes the
  * current one and NULL is returned. */
+/* Adds a chunk for an allocation of `need` bytes and returns that
+ * allocation.  A large one gets a chunk of its own, linked behind the
+ * current one so that the current chunk's free space is not wasted. */
 static void *ar_new_chunk(Arena *a, size_t need)
 {
     int dedicated = need > AR_CHUNK;
@@ -89,7 +93,6 @@ static void *ar_new_chunk(Arena *a, size_t need)
     size_t size = dedicated ? need : grow;
     if (size > SIZE_MAX - sizeof(ArChunk))
         ar_oom();
-    /* Zeroed memory: allocations need no memset (chunks are never reused). */
     ArChunk *c = chunk_get(sizeof(ArChunk) + size);
     if (!c)
         ar_oom();
@@ -102,27 +105,16 @@ static void *ar_new_chunk(Arena *a, size_t need)
     }
     c->next = a->head;
     a->head = c;
-    a->used = dedicated ? size : 0;
-    return dedicated ? c->payload : NULL;
+    a->cur = (char *)c->payload + need;
+    a->avail = size - need;
+    return c->payload;
 }
 
-void *ar_alloc(Arena *a, size_t size)
+void *ar_alloc_slow(Arena *a, size_t size)
 {
-    if (size == 0)
-        size = 1;
     if (size > SIZE_MAX - AR_ALIGN)
         ar_oom();
-    size = (size + AR_ALIGN - 1) & ~(size_t)(AR_ALIGN - 1);
-    void *p;
-    if (size > AR_CHUNK) {
-        p = ar_new_chunk(a, size);
-    } else {
-        if (!a->head || a->used + size > a->head->size)
-            ar_new_chunk(a, size);
-        p = (char *)a->head->payload + a->used;
-        a->used += size;
-    }
-    return p;                 /* zero: chunks are calloc'd and never reused */
+    return ar_new_chunk(a, size);
 }
 
 void *ar_grow(Arena *a, void *old, size_t old_size, size_t new_size)
