@@ -71,6 +71,19 @@ Dim *dim_const(Ctx *c, int64_t v, const Origin *o)
     return d;
 }
 
+/* Only a dimension made by arithmetic can overflow when it is normalised
+ * (a bare variable stands for its value, a constant for itself), so these
+ * are the ones that the end of an item must look at (infer.c,
+ * check_arith). */
+static void note_arith(Ctx *c, Dim *d)
+{
+    int plain = d->nt == 0 ||
+                (d->nt == 1 && (d->t[0].nf == 0 ||
+                                (d->t[0].coef == 1 && d->t[0].nf == 1 && d->t[0].f[0].var && d->t[0].f[0].pow == 1)));
+    if (!plain && c->level > 0)
+        pv_push(c->arena, &c->arith, d);
+}
+
 /* The dimension made of one atom: a variable or a floor division. */
 static Dim *dim_atom(Ctx *c, DVar *v, DivAtom *div, const Origin *o)
 {
@@ -81,6 +94,8 @@ static Dim *dim_atom(Ctx *c, DVar *v, DivAtom *div, const Origin *o)
     d->t[0].f[0].var = v;
     d->t[0].f[0].div = div;
     d->t[0].f[0].pow = 1;
+    if (div)
+        note_arith(c, d);
     return d;
 }
 
@@ -244,6 +259,7 @@ static Dim *dim_from_monos(Ctx *c, Mono *m, uint32_t n, const Origin *o)
     d->nt = k;
     d->t = k ? m : NULL;
     d->origin = o;
+    note_arith(c, d);
     return d;
 }
 
@@ -450,7 +466,8 @@ static Dim *norm_fresh(Ctx *c, Dim *d, int rewrite)
         /* A bare bound variable stands for its value (path compression,
          * keeping the value's own origin). */
         Dim *val = norm(c, only->link, rewrite);
-        only->link = val;
+        if (!c->overflow)
+            only->link = val;
         return val;
     }
     /* Linear (the usual case): substitute each variable's value in one
@@ -464,7 +481,10 @@ static Dim *norm_fresh(Ctx *c, Dim *d, int rewrite)
         } else if (m->nf == 1 && m->f[0].var && m->f[0].pow == 1) {
             DVar *v = m->f[0].var;
             if (v->link) {
-                v->link = norm(c, v->link, rewrite);
+                Dim *val = norm(c, v->link, rewrite);
+                if (c->overflow)   /* nothing is stored after an overflow */
+                    return dim_const(c, 0, d->origin);
+                v->link = val;
                 if (v->link->ragged)
                     return v->link;
                 count += v->link->nt;
@@ -504,7 +524,8 @@ static Dim *norm_fresh(Ctx *c, Dim *d, int rewrite)
             if (f->var) {
                 if (f->var->link) {
                     x = norm(c, f->var->link, rewrite);
-                    f->var->link = x;
+                    if (!c->overflow)
+                        f->var->link = x;
                 } else {
                     x = dim_of_var(c, f->var, d->origin);
                 }
@@ -532,7 +553,7 @@ static Dim *norm_fresh(Ctx *c, Dim *d, int rewrite)
 static Dim *norm(Ctx *c, Dim *d, int rewrite)
 {
     Dim *r = norm_fresh(c, d, rewrite);
-    if (r == d || c->rewrites || dim_is_var(d))
+    if (r == d || c->rewrites || dim_is_var(d) || c->overflow)
         return r;
     d->ragged = r->ragged;
     d->nt = r->nt;

@@ -254,6 +254,9 @@ typedef struct Ctx {
     int qhead;
     int draining;
     int overflow;         /* dimension arithmetic overflowed */
+    PtrVec arith;         /* Dim*: every dimension made by arithmetic (a sum,
+                           * a product, a coefficient, a floor division)
+                           * while the current item is inferred */
     Rewrite *rewrites;
     jmp_buf *abort;       /* a type error abandons the current top-level item */
     int explain;          /* record BindEdges (for the emitter's messages) */
