@@ -1,9 +1,9 @@
-/* symtab.c - open addressing with linear probing, FNV-1a hashes kept beside
- * the keys (a probe compares strings only when the hashes agree); the table
+/* symtab.c - open addressing with linear probing.  Each slot holds the
+ * key's FNV-1a hash, the key and the value side by side, so a probe reads
+ * one cache line and compares strings only when the hashes agree; the table
  * doubles at half load (old tables stay in the arena until it is freed). */
 #include "symtab.h"
 
-#include <stdint.h>
 #include <string.h>
 
 static uint64_t hash(const char *s)
@@ -21,43 +21,42 @@ void st_init(Symtab *t, Arena *a)
     t->a = a;
     t->cap = 64;
     t->n = 0;
-    t->keys = ar_alloc(a, sizeof(char *) * t->cap);
-    t->vals = ar_alloc(a, sizeof(void *) * t->cap);
-    t->hashes = ar_alloc(a, sizeof(uint64_t) * t->cap);
+    t->e = ar_alloc(a, sizeof(SymEntry) * t->cap);
 }
 
-static size_t slot(const Symtab *t, const char *key, uint64_t h)
+static SymEntry *slot(const Symtab *t, const char *key, uint64_t h)
 {
     size_t i = (size_t)(h & (t->cap - 1));
-    while (t->keys[i] && (t->hashes[i] != h || (t->keys[i] != key && strcmp(t->keys[i], key) != 0)))
+    for (;;) {
+        SymEntry *e = &t->e[i];
+        if (!e->key || (e->hash == h && (e->key == key || strcmp(e->key, key) == 0)))
+            return e;
         i = (i + 1) & (t->cap - 1);
-    return i;
+    }
 }
 
 void *st_get(const Symtab *t, const char *key)
 {
-    size_t i = slot(t, key, hash(key));
-    return t->keys[i] ? t->vals[i] : NULL;
+    SymEntry *e = slot(t, key, hash(key));
+    return e->key ? e->val : NULL;
 }
 
 void st_put(Symtab *t, const char *key, void *val)
 {
     if (2 * (t->n + 1) > t->cap) {
-        Symtab big = { t->a, NULL, NULL, NULL, t->cap * 2, 0 };
-        big.keys = ar_alloc(t->a, sizeof(char *) * big.cap);
-        big.vals = ar_alloc(t->a, sizeof(void *) * big.cap);
-        big.hashes = ar_alloc(t->a, sizeof(uint64_t) * big.cap);
+        Symtab big = { t->a, NULL, t->cap * 2, 0 };
+        big.e = ar_alloc(t->a, sizeof(SymEntry) * big.cap);
         for (size_t i = 0; i < t->cap; i++)
-            if (t->keys[i])
-                st_put(&big, t->keys[i], t->vals[i]);
+            if (t->e[i].key)
+                st_put(&big, t->e[i].key, t->e[i].val);
         *t = big;
     }
     uint64_t h = hash(key);
-    size_t i = slot(t, key, h);
-    if (!t->keys[i]) {
-        t->keys[i] = key;
-        t->hashes[i] = h;
+    SymEntry *e = slot(t, key, h);
+    if (!e->key) {
+        e->key = key;
+        e->hash = h;
         t->n++;
     }
-    t->vals[i] = val;
+    e->val = val;
 }

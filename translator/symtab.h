@@ -7,11 +7,15 @@
 
 #include "arena.h"
 
+typedef struct SymEntry {
+    uint64_t hash;
+    const char *key;      /* NULL: an empty slot */
+    void *val;
+} SymEntry;
+
 typedef struct Symtab {
     Arena *a;
-    const char **keys;
-    void **vals;
-    uint64_t *hashes;
+    SymEntry *e;
     size_t cap, n;
 } Symtab;
 
