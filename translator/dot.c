@@ -50,8 +50,7 @@ static void edge(Dot *d, const char *from, const char *to, Type *t)
 static void bind(Dot *d, const char *name, const char *producer)
 {
     pv_push(&d->cp->arena, &d->undo, (void *)name);
-    pv_push(&d->cp->arena, &d->undo, st_get(&d->names, name));
-    st_put(&d->names, name, (void *)producer);
+    pv_push(&d->cp->arena, &d->undo, st_put(&d->names, name, (void *)producer));
 }
 
 static void unbind_to(Dot *d, int mark)

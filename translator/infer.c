@@ -51,8 +51,7 @@ static void bind_local(Inf *in, const char *name, Scheme *s)
     Local *l = ar_alloc(in->c->arena, sizeof *l);
     l->name = name;
     l->scheme = s;
-    l->shadowed = st_get(&in->locals, name);
-    st_put(&in->locals, name, l);
+    l->shadowed = st_put(&in->locals, name, l);
     pv_push(in->c->arena, &in->stack, l);
 }
 

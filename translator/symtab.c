@@ -41,22 +41,31 @@ void *st_get(const Symtab *t, const char *key)
     return e->key ? e->val : NULL;
 }
 
-void st_put(Symtab *t, const char *key, void *val)
+void *st_put(Symtab *t, const char *key, void *val)
 {
     if (2 * (t->n + 1) > t->cap) {
-        Symtab big = { t->a, NULL, t->cap * 2, 0 };
-        big.e = ar_alloc(t->a, sizeof(SymEntry) * big.cap);
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->e[i].key)
-                st_put(&big, t->e[i].key, t->e[i].val);
-        *t = big;
+        /* Rehash with the stored hashes: the keys themselves are not read. */
+        size_t cap = t->cap * 2;
+        SymEntry *e = ar_alloc(t->a, sizeof(SymEntry) * cap);
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->e[i].key)
+                continue;
+            size_t j = (size_t)(t->e[i].hash & (cap - 1));
+            while (e[j].key)
+                j = (j + 1) & (cap - 1);
+            e[j] = t->e[i];
+        }
+        t->e = e;
+        t->cap = cap;
     }
     uint64_t h = hash(key);
     SymEntry *e = slot(t, key, h);
+    void *old = e->key ? e->val : NULL;
     if (!e->key) {
         e->key = key;
         e->hash = h;
         t->n++;
     }
     e->val = val;
+    return old;
 }

@@ -21,6 +21,7 @@ typedef struct Symtab {
 
 void st_init(Symtab *t, Arena *a);
 void *st_get(const Symtab *t, const char *key);
-void st_put(Symtab *t, const char *key, void *val);
+/* Maps key to val and returns what key mapped to before (NULL if nothing). */
+void *st_put(Symtab *t, const char *key, void *val);
 
 #endif
