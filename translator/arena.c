@@ -58,8 +58,7 @@ static ArChunk *chunk_get(size_t bytes)
             size_t head = (size_t)(start - p);
             if (head)
                 munmap(p, head);
-            if (AR_HUGE - head)
-                munmap(start + len, AR_HUGE - head);
+            munmap(start + len, AR_HUGE - head);   /* head < AR_HUGE */
 #if defined(MADV_HUGEPAGE)
             madvise(start, len, MADV_HUGEPAGE);
 #endif

@@ -77,10 +77,8 @@ Dim *dim_const(Ctx *c, int64_t v, const Origin *o)
  * check_arith). */
 static void note_arith(Ctx *c, Dim *d)
 {
-    int plain = d->nt == 0 ||
-                (d->nt == 1 && (d->t[0].nf == 0 ||
-                                (d->t[0].coef == 1 && d->t[0].nf == 1 && d->t[0].f[0].var && d->t[0].f[0].pow == 1)));
-    if (!plain && c->level > 0)
+    int64_t k;
+    if (c->level > 0 && !dim_is_var(d) && !dim_is_const(d, &k))
         pv_push(c->arena, &c->arith, d);
 }
 

@@ -444,9 +444,9 @@ static void check_expr_arith(Ctx *c, Expr *e)
 static void check_arith(Ctx *c, Item *it, Type *t)
 {
     int pending = c->overflow;   /* left by inference: the walk reports it */
-    for (int i = 0; i < c->arith.n && !c->overflow; i++)
+    int made = c->arith.n;       /* not what normalising them makes */
+    for (int i = 0; i < made && !c->overflow; i++)
         dim_norm(c, c->arith.items[i]);
-    c->arith.n = 0;
     if (c->overflow) {
         if (!pending)
             c->overflow = 0;
