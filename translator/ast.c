@@ -127,3 +127,8 @@ const char *ast_main_name(Arena *a, const char *path)
     out[k] = 0;
     return out;
 }
+
+const char *ast_shown_name(const char *name)
+{
+    return name && strcmp(name, "__neg") == 0 ? "-" : name;
+}

@@ -171,6 +171,9 @@ Expr *ast_expr(Arena *a, ExprKind k, Loc loc);
 Expr *ast_binary(Arena *a, const char *op, Expr *l, Expr *r, Loc oploc);
 Pattern *ast_pattern_from_expr(Arena *a, Expr *e, Loc *bad);
 const char *ast_main_name(Arena *a, const char *path);
+/* A rule's name as messages show it: unary minus is the prelude's rule
+ * `__neg` and shows as `-`.  NULL stays NULL. */
+const char *ast_shown_name(const char *name);
 
 /* Raises a parent's depth to one more than a child's. */
 #define AST_DEEPER(parent, child)                                        \

@@ -15,8 +15,8 @@ typedef struct Dot {
     Buf *out;
     Namer nm;
     int next;              /* node numbers */
-    Symtab names;          /* a name in scope -> its producer node (as a string) */
-    PtrVec undo;           /* (name, previous) pairs to restore on leaving a lambda */
+    Symtab names;          /* a name in the current function -> its producer node;
+                            * a lambda is one node, so this is the only scope */
 } Dot;
 
 /* A string as a DOT quoted string. */
@@ -49,17 +49,7 @@ static void edge(Dot *d, const char *from, const char *to, Type *t)
 
 static void bind(Dot *d, const char *name, const char *producer)
 {
-    pv_push(&d->cp->arena, &d->undo, (void *)name);
-    pv_push(&d->cp->arena, &d->undo, st_put(&d->names, name, (void *)producer));
-}
-
-static void unbind_to(Dot *d, int mark)
-{
-    while (d->undo.n > mark) {
-        void *prev = d->undo.items[--d->undo.n];
-        const char *name = d->undo.items[--d->undo.n];
-        st_put(&d->names, name, prev);
-    }
+    st_put(&d->names, name, (void *)producer);
 }
 
 /* The node that produces e's value (made on the way). */
@@ -91,7 +81,7 @@ static const char *flow(Dot *d, Expr *e)
     case EX_BINARY: {
         const char *l = flow(d, e->l);
         const char *r = e->kind == EX_BINARY ? flow(d, e->r) : NULL;
-        const char *n = node(d, e->kind == EX_NEG ? "-" : e->name, "circle");
+        const char *n = node(d, ast_shown_name(e->name), "circle");
         edge(d, l, n, e->l->type);
         if (r)
             edge(d, r, n, e->r->type);
@@ -135,7 +125,7 @@ static void dot_function(Dot *d, Binding *b, int index)
     buf_printf(d->out, "  subgraph cluster_%d {\n    label=", index);
     quoted(d->out, ar_printf(&d->cp->arena, "%s : %s", b->item->name, buf_str(&sig)));
     buf_puts(d->out, ";\n");
-    int mark = d->undo.n;
+    st_init(&d->names, &d->cp->arena);
     for (int i = 0; i < f->params.n; i++) {
         Param *p = f->params.items[i];
         bind(d, p->name, node(d, p->name, "ellipse"));
@@ -153,7 +143,6 @@ static void dot_function(Dot *d, Binding *b, int index)
     }
     const char *r = flow(d, f->body);
     edge(d, r, node(d, "result", "doublecircle"), f->body->type);
-    unbind_to(d, mark);
     buf_puts(d->out, "  }\n");
 }
 
@@ -163,7 +152,6 @@ void dot_program(Compilation *cp, Buf *out)
     memset(&d, 0, sizeof d);
     d.cp = cp;
     d.out = out;
-    st_init(&d.names, &cp->arena);
     buf_puts(out, "digraph axon {\n  rankdir=TB;\n  node [fontname=\"monospace\"];\n"
                   "  edge [fontname=\"monospace\", fontsize=10];\n  label=");
     quoted(out, cp->src->name);

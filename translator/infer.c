@@ -110,7 +110,7 @@ static Type *use_name(Inf *in, const char *name, Loc loc)
     }
     if (b->failed)
         abandon(c);              /* its own error was reported */
-    const char *shown = strcmp(name, "__neg") == 0 ? "-" : name;
+    const char *shown = ast_shown_name(name);
     Origin *o = origin_of(c, loc, b->builtin ? OW_RULE : OW_SIG, shown, shown, 0);
     o->scheme = b->scheme;
     return instantiate(c, b->scheme, o);
@@ -161,7 +161,7 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
                    ft->n, ft->n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
         /* Where its signature is written down. */
         Binding *b = fname && !st_get(&in->locals, fname) ? st_get(&in->globals, fname) : NULL;
-        const char *shown = fname && strcmp(fname, "__neg") == 0 ? "-" : fname;
+        const char *shown = ast_shown_name(fname);
         if (b && b->builtin)
             diag_note_plain(c->diag, "the rule of '%s' is %s", shown, pr_scheme_str(c, b->scheme, 0));
         else if (b)
@@ -189,7 +189,7 @@ static Type *infer_call(Inf *in, Expr *e)
 
 static Type *infer_operator(Inf *in, Expr *e)
 {
-    const char *shown = e->kind == EX_NEG ? "-" : e->name;
+    const char *shown = ast_shown_name(e->name);
     Type *ft = use_name(in, e->name, e->op_loc);
     Expr *args[2] = { e->l, e->r };
     Type *targs[2];
@@ -390,7 +390,7 @@ static AX_NORETURN void arith_error(Ctx *c, Loc loc, const char *who)
                      : what == 2 ? "gives a size expression too large to handle (more than 4096 terms)"
                                  : "gives a size that overflows 64 bits";
     if (who)
-        type_error(c, loc, "'%s' %s", strcmp(who, "__neg") == 0 ? "-" : who, text);
+        type_error(c, loc, "'%s' %s", ast_shown_name(who), text);
     type_error(c, loc, "this %s", text);
 }
 
@@ -429,8 +429,8 @@ static void check_expr_arith(Ctx *c, Expr *e)
     if (e->type && (e->kind == EX_CALL || e->kind == EX_BINARY || e->kind == EX_NEG)) {
         settle_dims(c, e->type, 0);
         if (c->overflow)
-            arith_error(c, e->kind == EX_BINARY || e->kind == EX_NEG ? e->op_loc : e->loc,
-                        e->kind == EX_CALL ? callee_name(e->fn) : e->kind == EX_BINARY || e->kind == EX_NEG ? e->name : NULL);
+            arith_error(c, e->kind == EX_CALL ? e->loc : e->op_loc,
+                        e->kind == EX_CALL ? callee_name(e->fn) : e->name);
     }
 }
 
