@@ -38,10 +38,7 @@ static int compile(Compilation *cp, const char *path, FILE *diag_out, int explai
     if (cp->diag.errors)
         return 1;
     infer_program(&cp->ctx, cp->prelude, cp->prog, &cp->checked);
-    if (cp->diag.errors)
-        return 1;
-    cp->ok = 1;
-    return 0;
+    return cp->diag.errors ? 1 : 0;
 }
 
 int compile_file(Compilation *cp, const char *path, FILE *diag_out)

@@ -5,6 +5,10 @@
 
 #include "infer.h"
 
+#ifndef AXONC_VERSION
+#define AXONC_VERSION "0.1.0"   /* printed by --version and in every header */
+#endif
+
 typedef struct Compilation {
     Arena arena;
     Diag diag;
@@ -12,7 +16,6 @@ typedef struct Compilation {
     const Source *src;
     Program *prelude, *prog;
     Checked checked;
-    int ok;
 } Compilation;
 
 /* Reads and infers `path`.  Returns 0 on success; on failure the

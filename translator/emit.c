@@ -18,10 +18,6 @@
 
 extern const char axon_tmpl_prologue[], axon_tmpl_function[], axon_tmpl_epilogue[], axon_runtime[];
 
-#ifndef AXONC_VERSION
-#define AXONC_VERSION "0.1.0"
-#endif
-
 typedef struct Subst {
     const char *marker;     /* "DOC" for the marker at-DOC-at */
     const char *text;       /* replaces the whole line (may be several lines) */
@@ -132,7 +128,6 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
         buf_putc(out, '\n');
 
     PtrVec names = { 0 }, items = { 0 };
-    int errors = 0;
     for (int i = 0; i < cp->checked.bindings.n; i++) {
         Binding *b = cp->checked.bindings.items[i];
         if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
@@ -144,7 +139,6 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
                 diag_error(&cp->diag, b->item->name_loc, "'%s' and '%s' both become '%s' in C", other->name,
                            b->item->name, cname);
                 diag_note(&cp->diag, other->name_loc, "'%s' is defined here", other->name);
-                errors++;
             }
         pv_push(a, &names, (void *)cname);
         pv_push(a, &items, b->item);
@@ -167,5 +161,5 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
     }
     buf_putc(out, '\n');
     instantiate_template(out, axon_tmpl_epilogue, NULL, 0, NULL, NULL, NULL);
-    return errors || cp->diag.errors ? 1 : 0;
+    return cp->diag.errors ? 1 : 0;
 }

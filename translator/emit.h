@@ -17,7 +17,6 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out);
 
 /* One exported function's generated pieces (emit_fn.c). */
 typedef struct FnCode {
-    const char *name;       /* P_NAME_ without the trailing underscore: P_NAME */
     const char *doc;        /* comment lines: the signature and notes */
     int ninputs, noutputs, ntemps;
     Buf dims;               /* the members of P_NAME_dims */

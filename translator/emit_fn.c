@@ -60,7 +60,6 @@ typedef struct Fact {       /* input axis: in[input].dims[pos] must equal dim */
 } Fact;
 
 typedef struct Gen {
-    Compilation *cp;
     Ctx *c;
     const EmitOptions *opt;
     Namer nm;
@@ -168,7 +167,7 @@ static const char *message(Gen *g, const Origin *why, int *ln, int *col, const c
         buf_init(&pre, g->c->arena);
         buf_printf(&pre, "%s:%d:%d: ", g->file, *ln, *col);
         if (why->rule)
-            buf_printf(&pre, "%s: ", strcmp(why->rule, "__neg") == 0 ? "-" : why->rule);
+            buf_printf(&pre, "%s: ", ast_shown_name(why->rule));
         else if ((why->kind == OW_TEXT && why->what && strncmp(why->what, "the ", 4) == 0) || why->kind == OW_VALUE)
             buf_printf(&pre, "%s: ", origin_text(g->c, why));   /* "the result of this function" */
         put_c_text(&b, buf_str(&pre));
@@ -319,8 +318,6 @@ static int shape_known(Gen *g, Shape *s)
 static const char *shape_local(Gen *g, Shape *s, const Origin *why, const char *what)
 {
     s = shape_norm(g->c, s);
-    if (s->n == 1 && s->s[0].var)
-        return NULL;                       /* use the variable's run directly */
     const char *t = fresh_local(g, "sh");
     line(g, "axon_shape %s;", t);
     line(g, "%s.rank = 0;", t);
@@ -454,6 +451,7 @@ typedef struct InPlan {
     PtrVec segs;        /* Seg*, original */
     Shape *norm;
     int ndims;
+    int exact;          /* no shape variable: the rank is ndims */
     int done;
 } InPlan;
 
@@ -467,10 +465,7 @@ static void plan_ranks(Gen *g, InPlan *ip)
         InPlan *p = &ip[i];
         p->norm = shape_norm(g->c, t->type->shape);
         orig_segs(g, t->type->shape, &p->segs, 0);
-        p->ndims = 0;
-        for (uint32_t k = 0; k < p->norm->n; k++)
-            if (p->norm->s[k].dim)
-                p->ndims++;
+        p->ndims = shape_rank(p->norm, &p->exact);
     }
     int progress = 1;
     while (progress) {
@@ -503,9 +498,9 @@ static void plan_ranks(Gen *g, InPlan *ip)
             if (nunknown == 0) {
                 fail_if(g, ar_printf(a, "in[%d].rank != %s", i, known_len), "AXON_ERR_RANK", why,
                         ar_printf(a, "%s has rank {}, expected %s", t->desc,
-                                  p->norm->n == (uint32_t)p->ndims ? ar_printf(a, "%d", p->ndims)
+                                  p->exact ? ar_printf(a, "%d", p->ndims)
                                                                    : ar_printf(a, "{} (%s)", shape_text(g, p->norm))),
-                        ar_printf(a, "in[%d].rank", i), p->norm->n == (uint32_t)p->ndims ? NULL : known_len, NULL, NULL);
+                        ar_printf(a, "in[%d].rank", i), p->exact ? NULL : known_len, NULL, NULL);
             } else {
                 fail_if(g, ar_printf(a, "in[%d].rank < %s || in[%d].rank > AXON_MAX_RANK", i, known_len, i),
                         "AXON_ERR_RANK", why,
@@ -581,7 +576,6 @@ static void plan_facts(Gen *g, InPlan *ip)
                     const char *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
                     const char *j = fresh_local(g, "i");
                     line(g, "for (int %s = 0; %s < %s; %s++)", j, j, e->n, j);
-                    g->body->n -= 0;
                     fail_if(g, ar_printf(a, "in[%d].dims[%s + %s] != %s[%s]", i, pos, j, e->p, j), "AXON_ERR_SIZE",
                             t->type->shape->origin,
                             ar_printf(a, "%s axis {} is {}, expected {} (%s, from %s axis {})", t->desc,
@@ -627,6 +621,30 @@ static const char *fact_where(Gen *g, Fact *f)
     return ar_printf(g->c->arena, "%s %s", t->desc, f->axis_text);
 }
 
+/* A check at an input axis: the message's placeholders are the axis (when
+ * it is dynamic: idx) and then v. */
+static void fact_fail(Gen *g, const char *idx, const char *cond, const char *status, const Origin *why,
+                      const char *text, const char *v)
+{
+    fail_if(g, cond, status, why, text, idx ? idx : v, idx ? v : NULL, NULL, NULL);
+}
+
+/* c, the value at f's axis, must be a size (>= 0). */
+static void fact_nonneg(Gen *g, Fact *f, const char *idx, const char *where, const Origin *why, const char *c)
+{
+    Tensor *in = g->inputs.items[f->input];
+    fact_fail(g, idx, ar_printf(g->c->arena, "%s < 0", c), "AXON_ERR_SIZE", in->at ? in->at : why,
+              ar_printf(g->c->arena, "%s is {}, expected a size (>= 0)", where), c);
+}
+
+/* The C local of a dimension variable bound from an input: d_ and its name
+ * in the signature (*name; NULL when it has none). */
+static const char *dvar_local(Gen *g, DVar *v, const char **name)
+{
+    *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
+    return ar_printf(g->c->arena, "d_%s", *name ? *name : ar_printf(g->c->arena, "_%u", v->id));
+}
+
 /* Tries to settle one input axis: check it, or bind the one variable it
  * determines.  Returns 1 when done. */
 static int try_fact(Gen *g, Fact *f, int last_resort)
@@ -638,16 +656,14 @@ static int try_fact(Gen *g, Fact *f, int last_resort)
     const char *idx = fact_index(g, f);
     const char *where = fact_where(g, f);
     if (d->ragged) {
-        fail_if(g, ar_printf(a, "%s != AXON_DIM_RAGGED", val), "AXON_ERR_SIZE", why,
-                ar_printf(a, "%s is {}, expected AXON_DIM_RAGGED (a ragged axis, *)", where),
-                idx ? idx : val, idx ? val : NULL, NULL, NULL);
+        fact_fail(g, idx, ar_printf(a, "%s != AXON_DIM_RAGGED", val), "AXON_ERR_SIZE", why,
+                  ar_printf(a, "%s is {}, expected AXON_DIM_RAGGED (a ragged axis, *)", where), val);
         return 1;
     }
     int64_t k;
     if (dim_is_const(d, &k)) {
-        fail_if(g, ar_printf(a, "%s != INT64_C(%lld)", val, (long long)k), "AXON_ERR_SIZE", why,
-                ar_printf(a, "%s is {}, expected %lld", where, (long long)k),
-                idx ? idx : val, idx ? val : NULL, NULL, NULL);
+        fact_fail(g, idx, ar_printf(a, "%s != INT64_C(%lld)", val, (long long)k), "AXON_ERR_SIZE", why,
+                  ar_printf(a, "%s is {}, expected %lld", where, (long long)k), val);
         return 1;
     }
     DVar *v = dim_is_var(d);
@@ -655,19 +671,16 @@ static int try_fact(Gen *g, Fact *f, int last_resort)
         return 0;         /* a broadcast: compared once the broadcast is computed */
     if (v && !evar(v)) {
         /* The first occurrence binds the variable. */
-        const char *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
+        const char *name;
         EVar *e = ar_alloc(a, sizeof *e);
-        e->c = ar_printf(a, "d_%s", name ? name : ar_printf(a, "_%u", v->id));
+        e->c = dvar_local(g, v, &name);
         e->from = where;
         e->from_idx = idx;
         e->src = f->orig;
         e->validated = 1;
         set_evar(g, v, e);
         line(g, "int64_t %s = %s;", e->c, val);
-        Tensor *in = g->inputs.items[f->input];
-        fail_if(g, ar_printf(a, "%s < 0", e->c), "AXON_ERR_SIZE", in->at ? in->at : why,
-                ar_printf(a, "%s is {}, expected a size (>= 0)", where), idx ? idx : e->c, idx ? e->c : NULL, NULL,
-                NULL);
+        fact_nonneg(g, f, idx, where, why, e->c);
         return 1;
     }
     int arith = 0;
@@ -712,12 +725,8 @@ static int try_fact(Gen *g, Fact *f, int last_resort)
             vals[nv++] = evar(v)->from_idx;
         fail_if(g, ar_printf(a, "%s != %s", val, expect), "AXON_ERR_SIZE", why,
                 ar_printf(a, "%s is {}, expected {}%s", where, from), vals[0], vals[1], vals[2], vals[3]);
-        if (dim_has_neg(d)) {             /* equal, but both could be negative */
-            Tensor *in = g->inputs.items[f->input];
-            fail_if(g, ar_printf(a, "%s < 0", val), "AXON_ERR_SIZE", in->at ? in->at : why,
-                    ar_printf(a, "%s is {}, expected a size (>= 0)", where), idx ? idx : val, idx ? val : NULL,
-                    NULL, NULL);
-        }
+        if (dim_has_neg(d))               /* equal, but both could be negative */
+            fact_nonneg(g, f, idx, where, why, val);
         return 1;
     }
     /* One unknown variable x, linear: a * x + rest = value. */
@@ -744,9 +753,7 @@ static int try_fact(Gen *g, Fact *f, int last_resort)
             return 0;
         const char *c = ar_printf(a, "d_e%d", ++g->nlocal);
         line(g, "int64_t %s = %s;", c, val);
-        Tensor *in = g->inputs.items[f->input];
-        fail_if(g, ar_printf(a, "%s < 0", c), "AXON_ERR_SIZE", in->at ? in->at : why,
-                ar_printf(a, "%s is {}, expected a size (>= 0)", where), idx ? idx : c, idx ? c : NULL, NULL, NULL);
+        fact_nonneg(g, f, idx, where, why, c);
         pv_push(a, &g->known, d);
         pv_push(a, &g->known_c, (void *)c);
         return 1;
@@ -757,9 +764,9 @@ static int try_fact(Gen *g, Fact *f, int last_resort)
     const char *restc = dim_local(g, rest, why, ar_printf(a, "the size at %s", where));
     if (!restc)
         return 0;
-    const char *name = namer_name_of(&g->nm, &x->stamp, &x->mark);
+    const char *name;
     EVar *e = ar_alloc(a, sizeof *e);
-    e->c = ar_printf(a, "d_%s", name ? name : ar_printf(a, "_%u", x->id));
+    e->c = dvar_local(g, x, &name);
     e->from = where;
     e->from_idx = idx;
     const char *form = dim_text(g, d, 0);
@@ -773,14 +780,13 @@ static int try_fact(Gen *g, Fact *f, int last_resort)
                 NULL, NULL, NULL);
     }
     if (coef != 1 && coef != -1)
-        fail_if(g, ar_printf(a, "%s %% INT64_C(%lld) != 0", t, (long long)coef), "AXON_ERR_DIVISIBILITY", why,
-                ar_printf(a, "%s is {}, which is not of the form %s", where, form), idx ? idx : val,
-                idx ? val : NULL, NULL, NULL);
+        fact_fail(g, idx, ar_printf(a, "%s %% INT64_C(%lld) != 0", t, (long long)coef), "AXON_ERR_DIVISIBILITY",
+                  why, ar_printf(a, "%s is {}, which is not of the form %s", where, form), val);
     line(g, "int64_t %s = %s / INT64_C(%lld);", e->c, t, (long long)coef);
-    fail_if(g, ar_printf(a, "%s < 0", e->c), "AXON_ERR_NEGATIVE", why,
-            ar_printf(a, "%s is {}, which is not of the form %s with %s >= 0", where, form,
-                      name ? name : "the unknown"),
-            idx ? idx : val, idx ? val : NULL, NULL, NULL);
+    fact_fail(g, idx, ar_printf(a, "%s < 0", e->c), "AXON_ERR_NEGATIVE", why,
+              ar_printf(a, "%s is {}, which is not of the form %s with %s >= 0", where, form,
+                        name ? name : "the unknown"),
+              val);
     e->validated = 1;
     set_evar(g, x, e);
     pv_push(a, &g->known, d);             /* the input gives d's value itself */
@@ -901,10 +907,10 @@ static int nonneg_implied(Gen *g, Dim *d)
     return 0;
 }
 
-static void emit_cons(Gen *g, Constraint *k)
+/* The check of k; text is k as printed (cons_text). */
+static void emit_cons(Gen *g, Constraint *k, const char *text)
 {
     Arena *a = g->c->arena;
-    const char *text = cons_text(g, k);
     switch (k->kind) {
     case C_BCAST_DIM: {
         const char *acc = emit_bcast_dims(g, k);
@@ -956,15 +962,6 @@ static void emit_cons(Gen *g, Constraint *k)
     }
     case C_EQ_SHAPE: {
         const char *got = shape_local(g, k->sl, k->why, "a shape");
-        if (!got) {
-            const char *p, *n;
-            shape_run(g, k->sl, k->why, "a shape", &p, &n);
-            got = fresh_local(g, "sh");
-            line(g, "axon_shape %s;", got);
-            line(g, "%s.rank = 0;", got);
-            fail_if(g, ar_printf(a, "axon__append(&%s, %s, %s)", got, p, n), "AXON_ERR_RANK", k->why,
-                    "a shape has more than AXON_MAX_RANK axes", NULL, NULL, NULL, NULL);
-        }
         emit_shape_equal(g, k, got, k->sr, text);
         break;
     }
@@ -978,8 +975,9 @@ static void emit_cons(Gen *g, Constraint *k)
     }
 }
 
-/* Whether a constraint needs no code: done, a duplicate, or implied. */
-static int cons_skip(Gen *g, Constraint *k)
+/* Whether a constraint needs no code: done, a duplicate, or implied.  When
+ * it does, *text is k as printed (cons_text). */
+static int cons_skip(Gen *g, Constraint *k, const char **text)
 {
     if (k->done)
         return 1;
@@ -989,9 +987,11 @@ static int cons_skip(Gen *g, Constraint *k)
         if (dim_is_const(d, &v) || !dim_has_neg(d) || nonneg_implied(g, d))
             return 1;
     }
-    const char *text = cons_text(g, k);
+    *text = cons_text(g, k);
+    if (k->kind == C_BCAST_DIM || k->kind == C_BCAST_SHAPE)
+        return 0;                 /* a broadcast also defines its result */
     for (int i = 0; i < g->emitted.n; i++)
-        if (strcmp(g->emitted.items[i], text) == 0 && k->kind != C_BCAST_DIM && k->kind != C_BCAST_SHAPE)
+        if (strcmp(g->emitted.items[i], *text) == 0)
             return 1;
     return 0;
 }
@@ -1016,10 +1016,11 @@ static void plan_rest(Gen *g)
                 continue;
             g->cons.items[i] = NULL;
             progress = 1;
-            if (cons_skip(g, k))
+            const char *text;
+            if (cons_skip(g, k, &text))
                 continue;
-            pv_push(g->c->arena, &g->emitted, (void *)cons_text(g, k));
-            emit_cons(g, k);
+            pv_push(g->c->arena, &g->emitted, (void *)text);
+            emit_cons(g, k, text);
         }
         if (!progress && !last_resort) {
             last_resort = progress = 1;
@@ -1036,8 +1037,9 @@ static void plan_rest(Gen *g)
     }
     for (int i = 0; i < g->cons.n; i++) {
         Constraint *k = g->cons.items[i];
-        if (k && !cons_skip(g, k))
-            line(g, "/* %s is not checked: it depends on sizes the inputs do not give */", cons_text(g, k));
+        const char *text;
+        if (k && !cons_skip(g, k, &text))
+            line(g, "/* %s is not checked: it depends on sizes the inputs do not give */", text);
     }
 }
 
@@ -1149,7 +1151,6 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     Gen gen;
     Gen *g = &gen;
     memset(g, 0, sizeof *g);
-    g->cp = cp;
     g->c = &cp->ctx;
     g->opt = opt;
     g->fname = b->item->name;
@@ -1158,7 +1159,6 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     Loc at = b->item->name_loc;
 
     memset(fc, 0, sizeof *fc);
-    fc->name = cname;
     buf_init(&fc->dims, a);
     buf_init(&fc->body, a);
     buf_init(&fc->counts, a);
@@ -1171,9 +1171,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     buf_init(&sig, a);
     pr_scheme(&g->nm, &sig, b->scheme);
 
-    Type *ft = type_prune(b->scheme->type);
-    if (ft->kind != TY_FUNC)
-        return not_exported(g, at, "it is not a function");
+    Type *ft = type_prune(b->scheme->type);   /* a function (emit.c) */
     FnExpr *fn = b->item->value && b->item->value->kind == EX_FN ? b->item->value->lam : NULL;
     const char *why_not = NULL;
     /* A parameter that is a function says most about why; look for one first. */
@@ -1334,38 +1332,30 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         buf_puts(&fc->dims, "    int axon__none;\n");
 
     /* Counts for the plan. */
+    const char *list_names[3] = { "in", "out", "tmp" };
+    g->body = &fc->counts;
     for (int l = 1; l < 3; l++)
         for (int i = 0; i < lists[l]->n; i++) {
             Tensor *t = lists[l]->items[i];
-            const char *arr = l == 1 ? "out" : "tmp";
-            int ln = 0, col = 0;
-            const char *msg = message(g, t->type->origin, &ln, &col,
-                                      ar_printf(a, "%s has more elements (or bytes) than int64 can count", t->desc));
-            buf_printf(&fc->counts,
-                       "    if (axon__count(&plan->%s[%d], %d, &plan->%s_elements[%d], &plan->%s_bytes[%d]))\n"
-                       "        return axon__fail(err, AXON_ERR_OVERFLOW, %d, %d, \"%s\", 0, 0, 0, 0);\n",
-                       arr, i, elem_size(elem_of(g, t)), arr, i, arr, i, ln, col, msg);
+            const char *arr = list_names[l];
+            fail_if(g,
+                    ar_printf(a, "axon__count(&plan->%s[%d], %d, &plan->%s_elements[%d], &plan->%s_bytes[%d])", arr, i,
+                              elem_size(elem_of(g, t)), arr, i, arr, i),
+                    "AXON_ERR_OVERFLOW", t->type->origin,
+                    ar_printf(a, "%s has more elements (or bytes) than int64 can count", t->desc), NULL, NULL, NULL,
+                    NULL);
         }
 
     /* The comment above the function. */
     Buf doc;
     buf_init(&doc, a);
     buf_printf(&doc, "/* %s : %s\n", g->fname, buf_str(&sig));
-    for (int i = 0; i < g->inputs.n; i++) {
-        Tensor *t = g->inputs.items[i];
-        buf_printf(&doc, " *   in[%d]: %s, %s %s\n", i, t->desc, elem_name(elem_of(g, t)),
-                   shape_text(g, t->type->shape));
-    }
-    for (int i = 0; i < g->outputs.n; i++) {
-        Tensor *t = g->outputs.items[i];
-        buf_printf(&doc, " *   out[%d]: %s, %s %s\n", i, t->desc, elem_name(elem_of(g, t)),
-                   shape_text(g, t->type->shape));
-    }
-    for (int i = 0; i < g->temps.n; i++) {
-        Tensor *t = g->temps.items[i];
-        buf_printf(&doc, " *   tmp[%d]: %s, %s %s\n", i, t->desc, elem_name(elem_of(g, t)),
-                   shape_text(g, t->type->shape));
-    }
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < lists[l]->n; i++) {
+            Tensor *t = lists[l]->items[i];
+            buf_printf(&doc, " *   %s[%d]: %s, %s %s\n", list_names[l], i, t->desc, elem_name(elem_of(g, t)),
+                       shape_text(g, t->type->shape));
+        }
     for (int i = 0; i < aliases.n; i++)
         buf_printf(&doc, " *   (%s: not an intermediate)\n", (const char *)aliases.items[i]);
     if (elem_vars)

@@ -15,10 +15,6 @@
 #include "output.h"
 #include "types.h"
 
-#ifndef AXONC_VERSION
-#define AXONC_VERSION "0.1.0"
-#endif
-
 static const char usage_text[] =
     "usage: axonc check FILE.axon\n"
     "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot] [-MD] [-MF DEPFILE]\n"
@@ -96,19 +92,14 @@ static int cmd_check(int argc, char **argv)
 }
 
 /* The depfile's name for -MD without -MF: OUT.h gives OUT.d (as gcc). */
-static char *default_depfile(const char *out)
+static const char *default_depfile(Arena *a, const char *out)
 {
     size_t n = strlen(out);
     const char *dot = strrchr(out, '.');
     const char *slash = strrchr(out, '/');
     if (dot && (!slash || dot > slash))
         n = (size_t)(dot - out);
-    char *d = malloc(n + 3);
-    if (!d)
-        return NULL;
-    memcpy(d, out, n);
-    memcpy(d + n, ".d", 3);
-    return d;
+    return ar_printf(a, "%s.d", ar_strndup(a, out, n));
 }
 
 /* A make rule: `OUT: SOURCE`, with spaces escaped as make wants. */
@@ -131,20 +122,19 @@ static int cmd_emit(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--prefix") == 0 || strcmp(a, "-MF") == 0 ||
-            strcmp(a, "--elem-type") == 0 || strcmp(a, "--format") == 0) {
-            if (i + 1 >= argc)
-                return usage_error("option '%s' needs a value", a);
-            val = argv[++i];
-        } else if (strncmp(a, "--prefix=", 9) == 0) {
-            val = a + 9;
-            a = "--prefix";
-        } else if (strncmp(a, "--elem-type=", 12) == 0) {
-            val = a + 12;
-            a = "--elem-type";
-        } else if (strncmp(a, "--format=", 9) == 0) {
-            val = a + 9;
-            a = "--format";
+        /* The options with a value: `-o OUT`, and `--prefix=P` as well as
+         * `--prefix P` for the long ones. */
+        static const char *const valued[] = { "-o", "-MF", "--prefix", "--elem-type", "--format" };
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0] && !val; k++) {
+            size_t len = strlen(valued[k]);
+            if (strcmp(a, valued[k]) == 0) {
+                if (i + 1 >= argc)
+                    return usage_error("option '%s' needs a value", a);
+                val = argv[++i];
+            } else if (valued[k][1] == '-' && strncmp(a, valued[k], len) == 0 && a[len] == '=') {
+                val = a + len + 1;
+                a = valued[k];
+            }
         }
         if (strcmp(a, "-o") == 0)
             out = val;
@@ -195,7 +185,6 @@ static int cmd_emit(int argc, char **argv)
             }
         }
         if (rc == 0 && md) {
-            char *dflt = depfile ? NULL : default_depfile(out);
             Buf dep;
             buf_init(&dep, &cp.arena);
             dep_name(&dep, out);
@@ -204,8 +193,7 @@ static int cmd_emit(int argc, char **argv)
             buf_puts(&dep, "\n");
             dep_name(&dep, file);
             buf_puts(&dep, ":\n");
-            rc = write_file_atomic(depfile ? depfile : dflt, buf_str(&dep), dep.n) ? 1 : 0;
-            free(dflt);
+            rc = write_file_atomic(depfile ? depfile : default_depfile(&cp.arena, out), buf_str(&dep), dep.n) ? 1 : 0;
         }
     }
     compile_free(&cp);
