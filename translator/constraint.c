@@ -161,25 +161,8 @@ void watch_cons(Ctx *c, Constraint *k)
 
 typedef struct { int level; int hits; } LevelArg;
 
-static void lower_dvar(Ctx *c, DVar *v, void *arg)
-{
-    LevelArg *la = arg;
-    if (v->level > la->level && v->level != GENERIC) {
-        v->level = la->level;
-        if (v->def && !v->def->done)
-            cons_lower_levels(c, v->def, la->level);
-    }
-}
-
-static void lower_svar(Ctx *c, SVar *v, void *arg)
-{
-    LevelArg *la = arg;
-    if (v->level > la->level && v->level != GENERIC) {
-        v->level = la->level;
-        if (v->def && !v->def->done)
-            cons_lower_levels(c, v->def, la->level);
-    }
-}
+static void lower_dvar(Ctx *c, DVar *v, void *arg) { dvar_lower_to(c, v, ((LevelArg *)arg)->level); }
+static void lower_svar(Ctx *c, SVar *v, void *arg) { svar_lower_to(c, v, ((LevelArg *)arg)->level); }
 
 void cons_lower_levels(Ctx *c, Constraint *k, int level)
 {
@@ -208,33 +191,10 @@ static void mark_svar(Ctx *c, SVar *v, void *arg)
     }
 }
 
-void cons_mark_generic(Ctx *c, Constraint *k, int above)
+int cons_mark_generic(Ctx *c, Constraint *k, int above)
 {
     LevelArg la = { above, 0 };
     Visitor v = { mark_dvar, mark_svar, &la };
-    cons_visit(c, k, &v);
-}
-
-static void probe_dvar(Ctx *c, DVar *v, void *arg)
-{
-    (void)c;
-    LevelArg *la = arg;
-    if (v->level > la->level)
-        la->hits++;
-}
-
-static void probe_svar(Ctx *c, SVar *v, void *arg)
-{
-    (void)c;
-    LevelArg *la = arg;
-    if (v->level > la->level)
-        la->hits++;
-}
-
-int cons_mentions_level(Ctx *c, Constraint *k, int above)
-{
-    LevelArg la = { above, 0 };
-    Visitor v = { probe_dvar, probe_svar, &la };
     cons_visit(c, k, &v);
     return la.hits > 0;
 }
@@ -436,7 +396,7 @@ Shape *bcast_shape(Ctx *c, PtrVec ops, const Origin *why)
 static int shapes_contain(Ctx *c, const PtrVec *v, Shape *s)
 {
     for (int i = 0; i < v->n; i++)
-        if (shape_equal(c, shape_norm(c, v->items[i]), s))
+        if (shape_equal(c, v->items[i], s))     /* (it normalises both) */
             return 1;
     return 0;
 }
@@ -626,7 +586,7 @@ static AX_NORETURN void err_negative(Ctx *c, Constraint *k, int64_t v)
     for (uint32_t i = 0; i < e->nt; i++) {
         const Mono *m = &e->t[i];
         int64_t coef = m->coef;
-        uint64_t mag = coef < 0 ? (uint64_t)0 - (uint64_t)coef : (uint64_t)coef;
+        uint64_t mag = mag64(coef);
         buf_puts(&b, i == 0 ? (coef < 0 ? "-" : "") : coef < 0 ? " - " : " + ");
         if (m->nf == 0 || mag != 1)
             buf_printf(&b, "%llu%s", (unsigned long long)mag, m->nf ? " * " : "");

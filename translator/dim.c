@@ -37,6 +37,11 @@ int64_t ck_mul(Ctx *c, int64_t a, int64_t b)
     return a * b;
 }
 
+uint64_t mag64(int64_t v)
+{
+    return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
 int64_t floor_div(int64_t a, int64_t b)
 {
     int64_t q = a / b;

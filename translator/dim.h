@@ -46,6 +46,7 @@ int mono_degree(const Mono *m);
 int64_t ck_add(Ctx *c, int64_t a, int64_t b);
 int64_t ck_mul(Ctx *c, int64_t a, int64_t b);
 int64_t floor_div(int64_t a, int64_t b);           /* b != 0, no overflow case */
+uint64_t mag64(int64_t v);                         /* |v|, exact for INT64_MIN */
 
 /* Calls f on every unbound variable of a normalised dimension. */
 void dim_each_var(const Dim *d, void (*f)(DVar *, void *), void *arg);

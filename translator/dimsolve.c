@@ -36,11 +36,6 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
-static uint64_t mag(int64_t v)
-{
-    return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-}
-
 /* Priority for being bound: `?` variables first (the other name survives),
  * then plain variables, broadcast results last -- unless the other variable
  * occurs in the broadcast's operands, then the broadcast result goes. */
@@ -167,11 +162,11 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
         if (p->t[i].nf == 0)
             c0 = p->t[i].coef;
         else {
-            g = gcd64(g, mag(p->t[i].coef));
+            g = gcd64(g, mag64(p->t[i].coef));
             nonconst++;
         }
     }
-    if (c0 != 0 && mag(c0) % g != 0)
+    if (c0 != 0 && mag64(c0) % g != 0)
         err_dims(c, site, e, a, "no integer solution");
 
     /* Candidates: linear variables with coefficient +-g found nowhere else. */
@@ -179,7 +174,7 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
     DVar *bv = NULL;
     for (uint32_t i = 0; i < p->nt; i++) {
         const Mono *m = &p->t[i];
-        if (m->nf != 1 || !m->f[0].var || m->f[0].pow != 1 || mag(m->coef) != g)
+        if (m->nf != 1 || !m->f[0].var || m->f[0].pow != 1 || mag64(m->coef) != g)
             continue;
         DVar *v = m->f[0].var;
         int elsewhere = 0;
@@ -192,9 +187,10 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
          * unless v is the only unknown (then the value is checked below). */
         int sign = m->coef > 0 ? 1 : -1;
         int nice = 1;
-        for (uint32_t j = 0; j < p->nt; j++)
-            if (j != i && nonconst > 1 && (p->t[j].coef > 0) == (sign > 0) && p->t[j].coef != 0)
-                nice = 0;
+        if (nonconst > 1)          /* (p is canonical: no zero coefficient) */
+            for (uint32_t j = 0; j < p->nt; j++)
+                if (j != i && (p->t[j].coef > 0) == (sign > 0))
+                    nice = 0;
         if (!nice)
             continue;
         if (best < 0) {
@@ -235,7 +231,7 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
     /* One non-constant monomial left: partial expression simplification. */
     if (nonconst == 1) {
         const Mono *m = &p->t[0];
-        if ((int64_t)mag(c0) % (int64_t)mag(m->coef) != 0)
+        if ((int64_t)mag64(c0) % (int64_t)mag64(m->coef) != 0)
             err_dims(c, site, e, a, "no integer solution");
         int64_t value = -c0 / m->coef;
         if (value < 0)

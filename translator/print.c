@@ -275,7 +275,7 @@ void pr_dim(Namer *nm, Buf *b, Dim *d)
     for (uint32_t i = 0; i < d->nt; i++) {
         const Mono *m = terms[i].m;
         int64_t coef = m->coef;
-        uint64_t mag = coef < 0 ? (uint64_t)0 - (uint64_t)coef : (uint64_t)coef;
+        uint64_t mag = mag64(coef);
         if (i == 0) {
             if (coef < 0)
                 buf_putc(b, '-');
@@ -578,7 +578,7 @@ static void count_dyn_var(DVar *v, void *arg)
         v->seen = 0;
     }
     v->seen++;
-    if (v->def && !v->def->done && nm->depth < PR_MAX_DEPTH) {
+    if (def_live(v->def) && nm->depth < PR_MAX_DEPTH) {
         nm->depth++;
         for (int i = 0; i < v->def->ops.n; i++)
             count_dyn(nm, v->def->ops.items[i]);
@@ -597,7 +597,7 @@ static void count_dyn_shape(Namer *nm, Shape *s)
     for (uint32_t i = 0; i < s->n; i++) {
         if (s->s[i].dim)
             count_dyn(nm, s->s[i].dim);
-        else if (s->s[i].var->def && !s->s[i].var->def->done && nm->depth < PR_MAX_DEPTH) {
+        else if (def_live(s->s[i].var->def) && nm->depth < PR_MAX_DEPTH) {
             Constraint *k = s->s[i].var->def;
             nm->depth++;
             for (int j = 0; j < k->ops.n; j++)

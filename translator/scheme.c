@@ -36,7 +36,6 @@ Scheme *scheme_mono(Ctx *c, Type *t)
 typedef struct Gen {
     Ctx *c;
     int above;
-    int settle;            /* lower to `above` instead of marking GENERIC */
     int hits;
     uint32_t stamp;
 } Gen;
@@ -47,7 +46,7 @@ static void gen_dim(Gen *g, Dim *d);
 static int gen_level(Gen *g, int *level)
 {
     if (*level > g->above && *level != GENERIC) {
-        *level = g->settle ? g->above : GENERIC;
+        *level = GENERIC;
         g->hits++;
         return 1;
     }
@@ -56,11 +55,7 @@ static int gen_level(Gen *g, int *level)
 
 static void gen_def(Gen *g, Constraint *k)
 {
-    if (!k || k->done)
-        return;
-    if (g->settle)
-        cons_lower_levels(g->c, k, g->above);
-    else
+    if (k && !k->done)
         cons_mark_generic(g->c, k, g->above);
 }
 
@@ -120,9 +115,13 @@ static Scheme *close_level(Ctx *c, Type *t, int settle)
 {
     solve_drain(c);
     Scheme *s = scheme_mono(c, t);
-    Gen g = { c, c->level, settle, 0, ++c->stamp };
-    gen_type(&g, t);
-    s->generic = !settle && g.hits > 0;
+    if (settle) {
+        type_lower_levels(c, t, c->level);
+    } else {
+        Gen g = { c, c->level, 0, ++c->stamp };
+        gen_type(&g, t);
+        s->generic = g.hits > 0;
+    }
     int inner = c->level + 1;
     if (inner < c->npending) {
         PtrVec *list = &c->pending[inner];
@@ -132,13 +131,10 @@ static Scheme *close_level(Ctx *c, Type *t, int settle)
                 continue;
             if (settle) {
                 cons_lower_levels(c, k, c->level);
-            } else {
-                cons_mark_generic(c, k, c->level);
-                if (cons_mentions_level(c, k, c->level)) {
-                    pv_push(c->arena, &s->cons, k);
-                    s->generic = 1;
-                    continue;
-                }
+            } else if (cons_mark_generic(c, k, c->level)) {
+                pv_push(c->arena, &s->cons, k);   /* over generic variables */
+                s->generic = 1;
+                continue;
             }
             k->level = c->level;
             pv_push(c->arena, &c->pending[c->level], k);

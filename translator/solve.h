@@ -38,11 +38,15 @@ void require_nonneg(Ctx *c, Dim *d, const Origin *why);
 Constraint *cons_new(Ctx *c, CKind kind, const Origin *why);
 void cons_add(Ctx *c, Constraint *k);     /* queue it and solve what can be */
 void solve_drain(Ctx *c);
-int cons_mentions_level(Ctx *c, Constraint *k, int above);   /* a variable with level > above */
 void cons_lower_levels(Ctx *c, Constraint *k, int level);
-void cons_mark_generic(Ctx *c, Constraint *k, int above);
+/* Marks k's variables with level > above GENERIC; 1 if it has any (then k
+ * belongs to the scheme being made). */
+int cons_mark_generic(Ctx *c, Constraint *k, int above);
 
-/* Level adjustment when a variable escapes to an outer level. */
+/* Level adjustment when a variable escapes to an outer level: every level
+ * above `level` (not GENERIC) is lowered to it, and so are the levels in the
+ * broadcasts that such variables stand for. */
+void type_lower_levels(Ctx *c, Type *t, int level);
 void shape_lower_levels(Ctx *c, Shape *s, int level);
 void dim_lower_levels(Ctx *c, Dim *d, int level);
 

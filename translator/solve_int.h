@@ -24,6 +24,9 @@ void bind_svar(Ctx *c, SVar *v, Shape *val, const Origin *why);
 int bind_first(uint32_t id1, int dyn1, const Constraint *def1, int in_def1,
                uint32_t id2, int dyn2, const Constraint *def2, int in_def2);
 void watch_cons(Ctx *c, Constraint *k);
+/* Lowers one variable's level (and its broadcast's) to `level`. */
+void dvar_lower_to(Ctx *c, DVar *v, int level);
+void svar_lower_to(Ctx *c, SVar *v, int level);
 
 /* Diagnostics (unify.c). */
 AX_NORETURN void err_dims(Ctx *c, const Site *site, Dim *e, Dim *a, const char *why_text);

@@ -176,9 +176,7 @@ static AX_NORETURN void err_types(Ctx *c, const Site *site, Type *e, Type *a)
 
 /* ---- levels ---------------------------------------------------------- */
 
-static void dvar_lower(DVar *v, void *arg);
-
-static void dvar_lower_to(Ctx *c, DVar *v, int level)
+void dvar_lower_to(Ctx *c, DVar *v, int level)
 {
     if (v->level > level && v->level != GENERIC) {
         v->level = level;
@@ -201,7 +199,7 @@ void dim_lower_levels(Ctx *c, Dim *d, int level)
     dim_each_var(dim_norm(c, d), dvar_lower, &la);
 }
 
-static void svar_lower_to(Ctx *c, SVar *v, int level)
+void svar_lower_to(Ctx *c, SVar *v, int level)
 {
     if (v->level > level && v->level != GENERIC) {
         v->level = level;
@@ -252,6 +250,10 @@ static int lower_type(Ctx *c, Type *t, int level, Type *occ, uint32_t stamp)
     return 0;
 }
 
+void type_lower_levels(Ctx *c, Type *t, int level)
+{
+    lower_type(c, t, level, NULL, ++c->stamp);
+}
 
 /* ---- binding --------------------------------------------------------- */
 
@@ -375,7 +377,7 @@ static int svar_in_def(Ctx *c, const SVar *holder, const SVar *v)
 
 /* x = s where x is a shape variable: bind, or handle x occurring in s
  * (then everything around it must be empty: no infinite shapes). */
-static void solve_svar(Ctx *c, SVar *x, Shape *s, const Site *site, Shape *whole_e, Shape *whole_a)
+static void solve_svar(Ctx *c, SVar *x, Shape *s, const Site *site)
 {
     if (s->n == 1 && s->s[0].var) {
         SVar *y = s->s[0].var;
@@ -402,8 +404,6 @@ static void solve_svar(Ctx *c, SVar *x, Shape *s, const Site *site, Shape *whole
             namer_init(&nm, c, 1);
             diag_error(c->diag, loc_of(site), "%s: infinite shape: %s would have to equal %s",
                        what_of(c, site), pr_shape_str(&nm, shape_of_var(c, x, NULL)), pr_shape_str(&nm, s));
-            (void)whole_e;
-            (void)whole_a;
             abandon(c);
         }
     Shape *empty = shape_new(c, 0, s->origin);
@@ -472,7 +472,7 @@ int u_shape_step(Ctx *c, Shape *E, Shape *A, const Site *site, Shape **re, Shape
             if (nV > nK)
                 err_rank(c, &s, E, A);
             if (V->n == 1) {
-                solve_svar(c, V->s[0].var, K, &s, E, A);
+                solve_svar(c, V->s[0].var, K, &s);
                 return 1;
             }
             if (nV == nK) {
@@ -484,7 +484,7 @@ int u_shape_step(Ctx *c, Shape *E, Shape *A, const Site *site, Shape **re, Shape
             }
         } else if (Er->n == 1 || Ar->n == 1) {
             Shape *one = Er->n == 1 ? Er : Ar, *other = one == Er ? Ar : Er;
-            solve_svar(c, one->s[0].var, other, &s, E, A);
+            solve_svar(c, one->s[0].var, other, &s);
             continue;
         }
         *re = Er;
