@@ -23,8 +23,11 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 SRCS     := $(filter-out translator/embed.c,$(wildcard translator/*.c))
 GENSRCS  := $(GEN)/axon.tab.c $(GEN)/axon.lex.c $(GEN)/embedded.c
-EMBEDDED := translator/prelude.axon templates/prologue.h templates/function.h \
-            templates/epilogue.h runtime/axon_runtime.h
+# (C symbol, file) pairs embedded into axonc by build/embed.
+EMBEDS   := axon_prelude translator/prelude.axon axon_tmpl_prologue templates/prologue.h \
+            axon_tmpl_function templates/function.h axon_tmpl_epilogue templates/epilogue.h \
+            axon_runtime runtime/axon_runtime.h
+EMBEDDED := $(filter-out axon_%,$(EMBEDS))
 OBJS     := $(patsubst translator/%.c,$(BUILD)/obj/%.o,$(SRCS)) \
             $(patsubst $(GEN)/%.c,$(BUILD)/obj/%.o,$(GENSRCS))
 ASANOBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(OBJS))
@@ -48,16 +51,19 @@ $(BUILD)/flags.%: FORCE
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 FORCE:
 
-$(BUILD)/obj/%.o: translator/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.obj
+# The generated headers are order-only: they must exist before the first
+# compile, and after that -MMD records which objects include them.
+GENHDRS  := $(GEN)/axon.tab.h $(GEN)/axon.lex.h
+$(BUILD)/obj/%.o: translator/%.c $(BUILD)/flags.obj | $(GENHDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c $< -o $@
-$(BUILD)/obj/%.o: $(GEN)/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.obj
+$(BUILD)/obj/%.o: $(GEN)/%.c $(BUILD)/flags.obj | $(GENHDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c $< -o $@
-$(BUILD)/asan/%.o: translator/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.asan
+$(BUILD)/asan/%.o: translator/%.c $(BUILD)/flags.asan | $(GENHDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -MMD -MP -c $< -o $@
-$(BUILD)/asan/%.o: $(GEN)/%.c $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.asan
+$(BUILD)/asan/%.o: $(GEN)/%.c $(BUILD)/flags.asan | $(GENHDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -MMD -MP -c $< -o $@
 
@@ -74,9 +80,7 @@ $(BUILD)/embed: translator/embed.c
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 $(GEN)/embedded.c: $(BUILD)/embed $(EMBEDDED)
 	@mkdir -p $(GEN)
-	$(BUILD)/embed $@ axon_prelude translator/prelude.axon \
-	    axon_tmpl_prologue templates/prologue.h axon_tmpl_function templates/function.h \
-	    axon_tmpl_epilogue templates/epilogue.h axon_runtime runtime/axon_runtime.h
+	$(BUILD)/embed $@ $(EMBEDS)
 
 test:
 	$(MAKE) WERROR=1 all asan
