@@ -34,13 +34,14 @@ static inline void *ar_alloc(Arena *a, size_t size)
         return p;
     }
     return ar_alloc_slow(a, size);
-}                 /* zeroed, aligned */
+}
 void *ar_grow(Arena *a, void *old, size_t old_size, size_t new_size);
 char *ar_strndup(Arena *a, const char *s, size_t n);
 char *ar_strdup(Arena *a, const char *s);
 char *ar_printf(Arena *a, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
+#endif
     ;
 
 /* A growable array of pointers in the arena. */
@@ -49,8 +50,6 @@ typedef struct PtrVec {
     int n, cap;
 } PtrVec;
 void pv_push(Arena *a, PtrVec *v, void *item);
-
-#endif
 
 /* A growable string in the arena.  Past `limit` bytes (0: none) it stops
  * growing and sets `full`, so that printing an exponentially large type
