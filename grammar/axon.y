@@ -36,21 +36,19 @@ int yylex(YYSTYPE *yylval, YYLTYPE *yylloc, void *scanner);
 #define A (P->arena)
 #define YYMAXDEPTH 10000
 
-static void add_item(struct Parser *P, Item *it);
+static Item *add_item(struct Parser *P, ItemKind kind, const char *name, Loc loc, Loc name_loc);
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc);
 static Stmt *make_stmt(struct Parser *P, Expr *lhs, TExpr *ann, Expr *rhs, Loc loc);
 static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts, Expr *body, Loc loc, Loc body_loc);
 
 /* Only reached when the parser's stack overflows (YYMAXDEPTH): the input
- * nests brackets deeper than any program needs. */
+ * nests brackets deeper than any program needs.  (Syntax errors go through
+ * yyreport_syntax_error.) */
 static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 {
     (void)scanner;
     (void)msg;
-    if (!P->too_deep)
-        diag_error(P->diag, *loc, "this is nested too deeply (more than %d levels)", AST_MAX_DEPTH);
-    P->too_deep = 1;
-    P->stack_full = 1;
+    parse_check_depth(P, AST_MAX_DEPTH + 1, *loc);
 }
 }
 
@@ -74,7 +72,6 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
     Param *param;
     Stmt *stmt;
     PtrVec vec;
-    char op;
 }
 
 %token END 0 "end of file"
@@ -94,7 +91,6 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 %type <sexpr> shape
 %type <satom> satom
 %type <dexpr> dim dprim pdim
-%type <op> dop
 %type <str> opname
 
 /* `t g` is always read as a tensor type with shape variable g. */
@@ -116,32 +112,19 @@ program
 
 /* item := name = expr | fn (...) {...} | extern name : type */
 item
-    : IDENT '=' expr
-        {
-            Item *it = ar_alloc(A, sizeof *it);
-            it->kind = IT_BIND; it->name = $1; it->loc = @$; it->name_loc = @1; it->value = $3;
-            add_item(P, it);
-        }
+    : IDENT '=' expr            { add_item(P, IT_BIND, $1, @$, @1)->value = $3; }
     | fnexpr
         {
-            Item *it = ar_alloc(A, sizeof *it);
-            it->kind = IT_MAIN; it->name = ast_main_name(A, P->src->name); it->loc = @$;
-            it->name_loc = @1; it->name_loc.end = it->name_loc.start + 2; it->value = $1;
-            add_item(P, it);
+            Loc fn = @1;            /* the main function is named by its `fn` */
+            fn.end = fn.start + 2;
+            add_item(P, IT_MAIN, ast_main_name(A, P->src->name), @$, fn)->value = $1;
         }
-    | EXTERN IDENT ':' type
-        {
-            Item *it = ar_alloc(A, sizeof *it);
-            it->kind = IT_EXTERN; it->name = $2; it->loc = @$; it->name_loc = @2; it->type = $4;
-            add_item(P, it);
-        }
+    | EXTERN IDENT ':' type     { add_item(P, IT_EXTERN, $2, @$, @2)->type = $4; }
     | EXTERN opname ':' type
         {
             if (!P->prelude)
                 diag_error(P->diag, @2, "only the built-in prelude may declare an operator");
-            Item *it = ar_alloc(A, sizeof *it);
-            it->kind = IT_EXTERN; it->name = $2; it->loc = @$; it->name_loc = @2; it->type = $4;
-            add_item(P, it);
+            add_item(P, IT_EXTERN, $2, @$, @2)->type = $4;
         }
     ;
 
@@ -184,10 +167,7 @@ args
     ;
 arg
     : expr
-    | '+'                       { $$ = ast_expr(A, EX_OP, @$); $$->name = "+"; }
-    | '-'                       { $$ = ast_expr(A, EX_OP, @$); $$->name = "-"; }
-    | '*'                       { $$ = ast_expr(A, EX_OP, @$); $$->name = "*"; }
-    | '/'                       { $$ = ast_expr(A, EX_OP, @$); $$->name = "/"; }
+    | opname                    { $$ = ast_expr(A, EX_OP, @$); $$->name = $1; }
     ;
 
 /* primary := name | literal | ( expr ) | ( expr, expr, ... ) | fn */
@@ -195,7 +175,7 @@ primary
     : IDENT                     { $$ = ast_expr(A, EX_NAME, @$); $$->name = $1; }
     | INT                       { $$ = ast_expr(A, EX_INT, @$); $$->ival = $1; }
     | FLOAT                     { $$ = ast_expr(A, EX_FLOAT, @$); $$->fval = $1; }
-    | INF                       { $$ = ast_expr(A, EX_FLOAT, @$); $$->fval = 0; $$->name = "inf"; }
+    | INF                       { $$ = ast_expr(A, EX_FLOAT, @$); $$->name = "inf"; }
     | '(' expr ')'              { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
     | '(' expr ',' exprlist ')'
         {
@@ -342,12 +322,8 @@ dim
     | dprim
     ;
 dprim
-    : INT                       { $$ = ast_dim(A, DX_INT, @$); $$->ival = $1; }
-    | IDENT                     { $$ = ast_dim(A, DX_NAME, @$); $$->name = $1; }
+    : pdim
     | '*'                       { $$ = ast_dim(A, DX_RAGGED, @$); }
-    | '?'                       { $$ = ast_dim(A, DX_DYN, @$); }
-    | '(' dim ')'               { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
-    | '(' dop pdim pdim ')'     { $$ = ast_dim_bin(A, $2, $3, $4, @$); parse_check_depth(P, $$->depth, @$); }
     | IDENT '(' dims ')'
         {
             $$ = ast_dim(A, DX_BCAST, @$); $$->name = $1; $$->args = $3;
@@ -361,23 +337,27 @@ pdim
     | IDENT                     { $$ = ast_dim(A, DX_NAME, @$); $$->name = $1; }
     | '?'                       { $$ = ast_dim(A, DX_DYN, @$); }
     | '(' dim ')'               { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
-    | '(' dop pdim pdim ')'     { $$ = ast_dim_bin(A, $2, $3, $4, @$); parse_check_depth(P, $$->depth, @$); }
-    ;
-dop
-    : '+' { $$ = '+'; } | '-' { $$ = '-'; } | '*' { $$ = '*'; } | '/' { $$ = '/'; }
+    | '(' opname pdim pdim ')'  { $$ = ast_dim_bin(A, $2[0], $3, $4, @$); parse_check_depth(P, $$->depth, @$); }
     ;
 
 %%
 
-/* Items after the first need a `;` before them, unless the previous item
+/* A new item of the program (its value or type is the caller's to set).
+ * Items after the first need a `;` before them, unless the previous item
  * ended with a `}` (axon-spec.md section 2). */
-static void add_item(struct Parser *P, Item *it)
+static Item *add_item(struct Parser *P, ItemKind kind, const char *name, Loc loc, Loc name_loc)
 {
     if (P->need_sep)
-        diag_error(P->diag, it->loc, "expected ';' before this item");
+        diag_error(P->diag, loc, "expected ';' before this item");
+    Item *it = ar_alloc(A, sizeof *it);
+    it->kind = kind;
+    it->name = name;
+    it->loc = loc;
+    it->name_loc = name_loc;
     pv_push(A, &P->prog->items, it);
-    P->need_sep = !(it->loc.end > 0 && P->src->text[it->loc.end - 1] == '}');
+    P->need_sep = !(loc.end > 0 && P->src->text[loc.end - 1] == '}');
     P->too_deep = 0;
+    return it;
 }
 
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc)
@@ -438,10 +418,13 @@ int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser 
     yysymbol_kind_t exp[ALLEXP];
     int n = yypcontext_expected_tokens(ctx, exp, ALLEXP);
     /* Where an expression may start, say so rather than list every token. */
-    int expr_start = 0;
-    for (int i = 0; i < n; i++)
+    int expr_start = 0, item_start = 0;
+    for (int i = 0; i < n; i++) {
         if (exp[i] == YYSYMBOL_INT)
             expr_start = 1;
+        if (exp[i] == YYSYMBOL_EXTERN)     /* where a top-level item may start */
+            item_start = 1;
+    }
     if (expr_start) {
         int k = 0;
         for (int i = 0; i < n; i++)
@@ -467,14 +450,13 @@ int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser 
     }
     char expected[256] = "";
     size_t k = 0;
-    for (int i = 0; i < n; i++)
-        if (exp[i] == YYSYMBOL_EXTERN)       /* where a top-level item may start */
-            n = -1;
-    if (n < 0)
+    /* The expected tokens are listed when they are few. */
+    int listed = !item_start && n > 0 && n < MAXEXP;
+    if (item_start)
         k += (size_t)snprintf(expected, sizeof expected, "a top-level item (a binding 'name = ...', 'fn' or 'extern')");
     else if (expr_start)
         k += (size_t)snprintf(expected, sizeof expected, "an expression");
-    if (n > 0 && n < MAXEXP) {
+    if (listed) {
         for (int i = 0; i < n && k < sizeof expected; i++) {
             const char *name = yysymbol_name(exp[i]);
             /* keywords and -> are quoted like the other tokens */
@@ -485,14 +467,12 @@ int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser 
                                   name, quote ? "'" : "");
         }
     }
-    if (n < 0)
-        n = 0;
     char closing[96] = "";
     /* The unexpected token may itself have opened a bracket. */
     int top = P->nopen - 1;
     if (top >= 0 && P->open[top].loc.start == loc->start)
         top--;
-    if (top >= 0 && n > 0 && n < MAXEXP) {
+    if (top >= 0 && listed) {
         Bracket *b = &P->open[top];
         char closer = b->ch == '(' ? ')' : b->ch == '[' ? ']' : '}';
         for (int i = 0; i < n; i++) {

@@ -141,35 +141,32 @@ static Dim *elab_dim(Elab *e, DExpr *d)
     return NULL;
 }
 
+/* [d1, ..., dn]; a dimension written with a minus must stay >= 0. */
+static Shape *elab_dims(Elab *e, SAtom *a, const Origin *o)
+{
+    Shape *r = shape_new(e->c, (uint32_t)a->dims.n, o);
+    for (int k = 0; k < a->dims.n; k++) {
+        DExpr *dx = a->dims.items[k];
+        r->s[k].dim = elab_dim(e, dx);
+        if (has_minus(dx))
+            require_nonneg(e->c, r->s[k].dim, at(e, dx->loc));
+    }
+    return r;
+}
+
 static Shape *elab_shape(Elab *e, SExpr *s)
 {
     Ctx *c = e->c;
     const Origin *o = at(e, s->loc);
-    if (s->atoms.n == 1 && ((SAtom *)s->atoms.items[0])->kind == SA_DIMS) {
-        /* the common case, [d1, ..., dn]: one shape, one origin */
-        SAtom *a = s->atoms.items[0];
-        Shape *r = shape_new(c, (uint32_t)a->dims.n, o);
-        for (int k = 0; k < a->dims.n; k++) {
-            DExpr *dx = a->dims.items[k];
-            r->s[k].dim = elab_dim(e, dx);
-            if (has_minus(dx))
-                require_nonneg(c, r->s[k].dim, at(e, dx->loc));
-        }
-        return r;
-    }
+    if (s->atoms.n == 1 && ((SAtom *)s->atoms.items[0])->kind == SA_DIMS)
+        return elab_dims(e, s->atoms.items[0], o);   /* the common case: one shape, one origin */
     Shape *r = shape_new(c, 0, o);
     for (int i = 0; i < s->atoms.n; i++) {
         SAtom *a = s->atoms.items[i];
         Shape *part = NULL;
         switch (a->kind) {
         case SA_DIMS:
-            part = shape_new(c, (uint32_t)a->dims.n, o);
-            for (int k = 0; k < a->dims.n; k++) {
-                DExpr *dx = a->dims.items[k];
-                part->s[k].dim = elab_dim(e, dx);
-                if (has_minus(dx))
-                    require_nonneg(c, part->s[k].dim, at(e, dx->loc));
-            }
+            part = elab_dims(e, a, o);
             break;
         case SA_VAR:
             part = shape_of_var(c, lookup(e, a->name, NK_SHAPE, a->loc), o);

@@ -31,9 +31,7 @@ Program *parse_source(Arena *a, Diag *diag, const Source *src, int prelude)
     int rc = yyparse(scanner, &P);
     yy_delete_buffer(buf, scanner);
     yylex_destroy(scanner);
-    if (rc == 2 && !P.stack_full)
-        diag_error(diag, (Loc){src, P.last_end, P.last_end}, "the parser ran out of memory");
-    else if (rc != 0 && diag->errors == 0)
+    if (rc != 0 && diag->errors == 0)
         diag_error(diag, (Loc){src, 0, 0}, "syntax error");
     return P.prog;
 }

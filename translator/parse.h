@@ -27,7 +27,6 @@ typedef struct Parser {
     int too_deep;         /* the depth diagnostic was given for this item */
     int comment_start;    /* offset of an open block comment */
     int lex_error;        /* a lexical error since the last token */
-    int stack_full;       /* the parser's stack overflowed (reported) */
     uint32_t last_end;    /* where the last token ended */
 } Parser;
 
