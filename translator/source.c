@@ -6,7 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 Loc loc_span(Loc a, Loc b)
@@ -17,58 +17,61 @@ Loc loc_span(Loc a, Loc b)
     return r;
 }
 
-Source *src_from_text(Arena *a, const char *name, const char *text, size_t len, int builtin)
+/* A source over text (text[len] is 0), with the offsets where lines start. */
+static Source *src_new(Arena *a, const char *name, const char *text, size_t len, int builtin)
 {
     Source *s = ar_alloc(a, sizeof *s);
     s->name = ar_strdup(a, name);
-    char *t = ar_alloc(a, len + 1);
-    memcpy(t, text, len);
-    t[len] = 0;
-    s->text = t;
+    s->text = text;
     s->len = len;
     s->builtin = builtin;
+    const char *end = text + len;
     int n = 1;
-    for (size_t i = 0; i < len; i++)
-        if (t[i] == '\n')
-            n++;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        n++;
     s->lines = ar_alloc(a, sizeof(uint32_t) * (size_t)n);
     int k = 0;
     s->lines[k++] = 0;
-    for (size_t i = 0; i < len; i++)
-        if (t[i] == '\n')
-            s->lines[k++] = (uint32_t)(i + 1);
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        s->lines[k++] = (uint32_t)(p - text + 1);
     s->nlines = n;
     return s;
 }
 
+Source *src_from_text(Arena *a, const char *name, const char *text, size_t len, int builtin)
+{
+    return src_new(a, name, ar_strndup(a, text, len), len, builtin);
+}
+
+/* Reads the file straight into the arena: a regular file in one buffer of
+ * its size, anything else (a pipe) in one that doubles. */
 Source *src_load(Arena *a, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    int known = fstat(fileno(f), &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) {
         fclose(f);
         errno = EISDIR;
         return NULL;
     }
     size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        errno = ENOMEM;
-        return NULL;
+    if (known && S_ISREG(st.st_mode)) {
+        if ((uintmax_t)st.st_size > UINT32_MAX - 1) {
+            fclose(f);
+            errno = EFBIG;
+            return NULL;
+        }
+        cap = (size_t)st.st_size + 1;   /* one more, so the end is seen without growing */
     }
+    char *buf = ar_alloc(a, cap);
     for (;;) {
         if (len == cap) {
-            char *nb = cap < ((size_t)1 << 40) ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
-            }
-            buf = nb;
+            if (cap > UINT32_MAX)
+                break;                  /* too large: EFBIG below */
+            buf = ar_grow(a, buf, cap, cap * 2);
             cap *= 2;
         }
         size_t got = fread(buf + len, 1, cap - len, f);
@@ -79,13 +82,11 @@ Source *src_load(Arena *a, const char *path)
     int bad = ferror(f);
     fclose(f);
     if (bad || len > UINT32_MAX - 1) {
-        free(buf);
         errno = bad ? EIO : EFBIG;
         return NULL;
     }
-    Source *s = src_from_text(a, path, buf, len, 0);
-    free(buf);
-    return s;
+    buf[len] = 0;                       /* len < cap: the last read found the end */
+    return src_new(a, path, buf, len, 0);
 }
 
 void src_line_col(const Source *s, uint32_t off, int *line, int *col)
