@@ -234,22 +234,23 @@ AXON_FN int axon__append(axon_shape *s, const int64_t *p, int n)
 }
 
 /* Element and byte counts of s (elements of elem_size bytes): -1 each when a
- * size is unknown or ragged.  Returns nonzero when a count overflows int64. */
+ * size is unknown or ragged, 0 each when an axis is 0 (however large the
+ * others).  Returns nonzero when a count overflows int64. */
 AXON_FN int axon__count(const axon_shape *s, int64_t elem_size, int64_t *elements, int64_t *bytes)
 {
     int64_t n = 1, b;
-    int bad = 0;
+    int bad = 0, empty = 0;
     *elements = *bytes = -1;
-    for (int i = 0; i < s->rank; i++)
+    for (int i = 0; i < s->rank; i++) {
         if (s->dims[i] < 0)
             return 0;
-    for (int i = 0; i < s->rank; i++)
-        if (s->dims[i] == 0) {      /* empty, however large the others */
-            *elements = *bytes = 0;
-            return 0;
-        }
-    for (int i = 0; i < s->rank; i++)
+        empty |= s->dims[i] == 0;
         n = axon__mul(n, s->dims[i], &bad);
+    }
+    if (empty) {
+        *elements = *bytes = 0;
+        return 0;
+    }
     b = axon__mul(n, elem_size, &bad);
     if (bad)
         return 1;
@@ -258,28 +259,19 @@ AXON_FN int axon__count(const axon_shape *s, int64_t elem_size, int64_t *element
     return 0;
 }
 
-/* The number of elements of s, or -1 on overflow or an unknown size. */
+/* The number of elements of s, or -1 on overflow or an unknown size (the
+ * count a plan gives). */
 AXON_FN int64_t axon_elements(const axon_shape *s)
 {
-    int64_t n = 1;
-    int bad = 0;
-    for (int i = 0; i < s->rank; i++) {
-        if (s->dims[i] < 0)
-            return -1;
-        n = axon__mul(n, s->dims[i], &bad);
-    }
-    return bad ? -1 : n;
+    int64_t e, b;
+    return axon__count(s, 1, &e, &b) ? -1 : e;
 }
 
 /* The bytes of s's elements of elem_size bytes each, or -1 as above. */
 AXON_FN int64_t axon_bytes(const axon_shape *s, int64_t elem_size)
 {
-    int bad = 0;
-    int64_t n = axon_elements(s);
-    if (n < 0)
-        return -1;
-    n = axon__mul(n, elem_size, &bad);
-    return bad ? -1 : n;
+    int64_t e, b;
+    return axon__count(s, elem_size, &e, &b) ? -1 : b;
 }
 
 #endif /* AXON_RUNTIME_H_1 */

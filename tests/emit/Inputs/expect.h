@@ -46,7 +46,8 @@ static int expect_checks, expect_failed;
 #define SHAPE(...) shape_of((const long long[]){ __VA_ARGS__ }, (int)(sizeof((const long long[]){ __VA_ARGS__ }) / sizeof(long long)))
 #define SCALAR shape_of(NULL, 0)
 
-static axon_shape shape_of(const long long *d, int n)
+/* (static inline: a test that does not use one gets no warning) */
+static inline axon_shape shape_of(const long long *d, int n)
 {
     axon_shape s;
     memset(&s, 0, sizeof s);
@@ -56,7 +57,13 @@ static axon_shape shape_of(const long long *d, int n)
     return s;
 }
 
-static void expect_shape(const char *file, int line, const axon_shape *got, const axon_shape *want)
+static inline void expect_print_dims(const axon_shape *s)
+{
+    for (int i = 0; i < s->rank; i++)
+        printf(i ? ", %lld" : "%lld", (long long)s->dims[i]);
+}
+
+static inline void expect_shape(const char *file, int line, const axon_shape *got, const axon_shape *want)
 {
     int same = got->rank == want->rank;
     for (int i = 0; same && i < got->rank; i++)
@@ -65,11 +72,9 @@ static void expect_shape(const char *file, int line, const axon_shape *got, cons
     if (!same) {
         expect_failed++;
         printf("%s:%d: FAILED: shape [", file, line);
-        for (int i = 0; i < got->rank; i++)
-            printf(i ? ", %lld" : "%lld", (long long)got->dims[i]);
+        expect_print_dims(got);
         printf("] (rank %d), expected [", got->rank);
-        for (int i = 0; i < want->rank; i++)
-            printf(i ? ", %lld" : "%lld", (long long)want->dims[i]);
+        expect_print_dims(want);
         printf("]\n");
     }
 }
@@ -94,7 +99,7 @@ static void expect_shape(const char *file, int line, const axon_shape *got, cons
         EXPECT_STR(e__.message, msg_);                                             \
     } while (0)
 
-static int expect_summary(void)
+static inline int expect_summary(void)
 {
     printf("%d checks, %d failed\n", expect_checks, expect_failed);
     return expect_failed ? 1 : 0;
