@@ -36,13 +36,9 @@ config.environment['PATH'] = path
 for var in ['HOME', 'TMPDIR', 'CUDA_PATH']:
     if var in os.environ:
         config.environment[var] = os.environ[var]
-if shutil.which('nvcc', path=path):
-    config.available_features.add('nvcc')
-if shutil.which('clang', path=path):
-    config.available_features.add('clang')
-if shutil.which('dot', path=path):
-    config.available_features.add('dot')
-if shutil.which('cmake', path=path):
-    config.available_features.add('cmake')
+# Optional tools: tests that need one say `REQUIRES: <tool>`.
+for tool in ['nvcc', 'clang', 'dot', 'cmake']:
+    if shutil.which(tool, path=path):
+        config.available_features.add(tool)
 if sanitize:
     config.available_features.add('sanitize')

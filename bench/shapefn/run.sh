@@ -71,8 +71,9 @@ if ! $CC -std=c99 -O2 $CFLAGS -Wall -Wextra -DBENCH_COUNT_ALLOCS -I"$OUTDIR" \
     echo "run.sh: building with ld --wrap failed; building without the allocation counter" >&2
     # shellcheck disable=SC2086
     $CC -std=c99 -O2 $CFLAGS -Wall -Wextra -I"$OUTDIR" -o "$OUTDIR/bench" bench/shapefn/bench.c
+else
+    cat "$OUTDIR/link.log" >&2      # the warnings, if any
 fi
-cat "$OUTDIR/link.log" >&2
 
 echo "$($CC --version 2>/dev/null | head -n 1), -O2 $CFLAGS; $(nproc 2>/dev/null || echo '?') cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
 status=0
