@@ -233,9 +233,13 @@ static int same_dim_set(Ctx *c, const PtrVec *a, const PtrVec *b)
 
 /* A live broadcast definition, other than k, over the same operand set:
  * among those k was flattened from and those watching the first operand's
- * variables (every such definition watches them). */
+ * variables (every such definition watches them).  A definition kept in a
+ * scheme (its result is GENERIC) is a template for the instances: it is
+ * never merged with one, or every instance would share its result. */
 static Constraint *same_dim_def(Ctx *c, Constraint *k, const PtrVec *ops, const PtrVec *expanded)
 {
+    if (k->dres->level == GENERIC)
+        return NULL;
     for (int i = 0; i < expanded->n; i++) {
         Constraint *d = expanded->items[i];
         if (!d->done && !d->dres->link && same_dim_set(c, &d->ops, ops))
@@ -247,7 +251,7 @@ static Constraint *same_dim_def(Ctx *c, Constraint *k, const PtrVec *ops, const 
             continue;
         for (Watch *w = d->t[0].f[0].var->watch; w; w = w->next) {
             Constraint *o = w->c;
-            if (o != k && !o->done && o->kind == C_BCAST_DIM && !o->dres->link &&
+            if (o != k && !o->done && o->kind == C_BCAST_DIM && !o->dres->link && o->dres->level != GENERIC &&
                 o->ops.n == ops->n && same_dim_set(c, &o->ops, ops))
                 return o;
         }
@@ -415,6 +419,8 @@ static int same_shape_set(Ctx *c, const PtrVec *a, const PtrVec *b)
 /* As same_dim_def, for shapes. */
 static Constraint *same_shape_def(Ctx *c, Constraint *k, const PtrVec *ops, const PtrVec *expanded)
 {
+    if (k->sres->level == GENERIC)
+        return NULL;
     for (int i = 0; i < expanded->n; i++) {
         Constraint *d = expanded->items[i];
         if (!d->done && !d->sres->link && same_shape_set(c, &d->ops, ops))
@@ -429,7 +435,7 @@ static Constraint *same_shape_def(Ctx *c, Constraint *k, const PtrVec *ops, cons
             continue;
         for (Watch *w = v->watch; w; w = w->next) {
             Constraint *o = w->c;
-            if (o != k && !o->done && o->kind == C_BCAST_SHAPE && !o->sres->link &&
+            if (o != k && !o->done && o->kind == C_BCAST_SHAPE && !o->sres->link && o->sres->level != GENERIC &&
                 o->ops.n == ops->n && same_shape_set(c, &o->ops, ops))
                 return o;
         }

@@ -521,25 +521,23 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
     Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)n);
     memcpy(sorted, cons->items, sizeof(Constraint *) * (size_t)n);
     qsort(sorted, (size_t)n, sizeof *sorted, cons_id_cmp);
-    PtrVec printed = { 0 };
+    PtrVec clauses = { 0 };
     for (int i = 0; i < n; i++) {
         Constraint *c = sorted[i];
         if (c->done || c->kind == C_NONNEG || was_shown(nm, c) || implied(nm, sorted, n, i))
             continue;
-        PtrVec clauses = { 0 };
         pr_clauses(nm, c, &clauses);
-        /* A check made twice (the same rule applied twice) prints once. */
-        for (int k = 0; k < clauses.n; k++) {
-            int dup = 0;
-            for (int j = 0; j < printed.n; j++)
-                if (strcmp(printed.items[j], clauses.items[k]) == 0)
-                    dup = 1;
-            if (dup)
-                continue;
-            buf_puts(b, printed.n ? ", " : " where ");
-            buf_puts(b, clauses.items[k]);
-            pv_push(nm->ctx->arena, &printed, clauses.items[k]);
-        }
+    }
+    /* In text order, so that the order in which the solver met them does
+     * not show; a check made twice (the same rule applied twice) prints
+     * once. */
+    if (clauses.n > 1)
+        qsort(clauses.items, (size_t)clauses.n, sizeof(void *), str_cmp);
+    for (int k = 0; k < clauses.n; k++) {
+        if (k > 0 && strcmp(clauses.items[k - 1], clauses.items[k]) == 0)
+            continue;
+        buf_puts(b, k ? ", " : " where ");
+        buf_puts(b, clauses.items[k]);
     }
 }
 
