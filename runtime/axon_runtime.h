@@ -178,6 +178,44 @@ AXON_FN int64_t axon__div(int64_t a, int64_t b, int *bad)
     return q;
 }
 
+/* The sign of r^k - v, for r >= 0 (r^k past INT64_MAX counts as larger). */
+AXON_FN int axon__pow_cmp(int64_t r, unsigned k, int64_t v)
+{
+    int64_t p = 1;
+    for (unsigned i = 0; i < k; i++) {
+        if (r != 0 && p > INT64_MAX / r)
+            return 1;
+        p *= r;
+    }
+    return p < v ? -1 : p > v;
+}
+
+/* The k-th root of v: r >= 0 with r^k == v exactly, else *bad is set (v
+ * negative, or not a k-th power).  Binary search: at most 32 halvings, as
+ * r^2 <= INT64_MAX gives r < 3037000500. */
+AXON_FN int64_t axon__root(int64_t v, unsigned k, int *bad)
+{
+    int64_t lo = 0, hi = v < INT64_C(3037000500) ? v : INT64_C(3037000500);
+    if (v < 0 || k == 0) {
+        *bad = 1;
+        return 0;
+    }
+    if (k == 1)
+        return v;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (axon__pow_cmp(mid, k, v) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (axon__pow_cmp(lo, k, v) != 0) {
+        *bad = 1;
+        return 0;
+    }
+    return lo;
+}
+
 /* Broadcasts size v into *acc (which starts at 1): 0 when they agree. */
 AXON_FN int axon__bcast(int64_t *acc, int64_t v)
 {

@@ -25,11 +25,14 @@ config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'I
 sanitize = lit_config.params.get('sanitize', '0') == '1'
 san = ' -fsanitize=address,undefined -fno-sanitize-recover=all' if sanitize else ''
 config.substitutions.append(('%cc', 'gcc -std=c99 -pedantic -Wall -Wextra -Werror -g' + san))
+# Python for the test scripts (the oracles use the standard library only).
+config.substitutions.append(('%python', shutil.which('python3', path='/usr/bin:' + os.environ.get('PATH', '')) or 'python3'))
 config.substitutions.append(('%cxx', 'g++ -std=c++11 -Wall -Wextra -Werror -g' + san))
 
-# FileCheck and the other LLVM test tools.
+# FileCheck and the other LLVM test tools; nvcc where CUDA is installed
+# outside PATH (/usr/local/cuda/bin), so that it is skipped only where absent.
 path = os.environ.get('PATH', '')
-for d in ['/usr/lib/llvm-14/bin']:
+for d in ['/usr/lib/llvm-14/bin', '/usr/local/cuda/bin']:
     if os.path.isdir(d):
         path = d + os.pathsep + path
 config.environment['PATH'] = path

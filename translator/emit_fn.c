@@ -1,138 +1,70 @@
-/* emit_fn.c - the run-time shape function of one exported Axon function.
+/* emit_fn.c - the shape function of one exported Axon function, as C.
  *
- * Inference has already solved every equation it could: what is left for
- * run time is exactly what the inputs' sizes decide.  The plan, in order:
- *   1. each input's rank (exact, or "at least" with a shape variable taking
- *      the rest: `t s @ [n]` takes any rank up to AXON_MAX_RANK);
- *   2. each input axis: the first occurrence of a dimension binds it, later
- *      ones check it; a dimension that appears only inside an expression is
- *      solved (`[2 * n]` gives n, with a divisibility check; `[n + 1]` gives
- *      n, with a >= 1 check);
- *   3. the residual constraints of the scheme (broadcasts, equations, the
- *      non-negativity of differences) once their sizes are known, dropping
- *      any implied by another or by the inputs (no check that cannot fail);
- *   4. every output shape, and (when asked) every named intermediate's.
+ * The signature is flattened into input, output and intermediate tensors;
+ * plan.c decides what the shape function does, in order (plan.h); this
+ * file writes each step as C, then the outputs and intermediates, the
+ * `dims` struct, the element and byte counts, and the comment above.
  * Every failing check names the Axon rule and place that imposed it, the
- * argument, the axis, the value found and the value expected.
+ * argument, the axis, the value found and the value expected; messages are
+ * string literals made here, whose "{}" the runtime fills with integers.
  */
 #include <stdarg.h>
 #include <string.h>
 
 #include "dim.h"
 #include "emit.h"
+#include "plan.h"
 #include "print.h"
 #include "solve.h"
+#include "symtab.h"
 #include "types.h"
 
-/* What the generated code knows about a dimension variable. */
-typedef struct EVar {
-    const char *c;          /* C expression of its value, NULL while unknown */
-    const char *from;       /* "argument 1 (Q) axis 1", where its value comes from */
-    const char *from_idx;   /* the axis as a C expression, when "from" has "axis {}" */
-    Dim *src;               /* the dimension node at that axis, as first made */
-    int validated;          /* bound from an input axis that was checked >= 0 */
-} EVar;
-
-/* ... and about a shape variable: a run of sizes in memory. */
-typedef struct ESVar {
-    const char *p, *n;      /* C expressions: pointer to the sizes, their count */
-    const char *from;       /* "argument 1 (x)" */
-    const char *from_off;   /* C expression: its first axis in that input */
-    int in, seg;            /* the input and segment that gave it */
-} ESVar;
-
-typedef struct Tensor {     /* an input, output or intermediate tensor */
-    const char *desc;       /* "argument 2 (K)", "output 1", "q" */
-    const Origin *at;       /* an input's parameter */
-    Type *type;             /* its tensor type */
-    Seg *orig;              /* input: the segments as first made (see orig_segs) */
-    uint32_t norig;
-} Tensor;
-
-typedef struct Fact {       /* input axis: in[input].dims[pos] must equal dim */
-    int input;
-    const char *pos;        /* C expression of the axis index */
-    int axis;               /* static axis number, or -1 (after a shape variable) */
-    const char *axis_text;  /* "axis 2" or "axis {}" with the index as a value */
-    Dim *dim;               /* normalised */
-    Dim *orig;              /* the node first at this place */
-    int done;
-} Fact;
-
-typedef struct Gen {
+typedef struct W {
     Ctx *c;
+    Plan *p;
     const EmitOptions *opt;
-    Namer nm;
-    const char *fname;      /* the Axon name */
     const char *file;       /* the source file's name, for messages */
-    PtrVec inputs, outputs, temps;   /* Tensor* */
-    PtrVec facts;           /* Fact* */
-    PtrVec cons;            /* Constraint*, not yet emitted */
-    PtrVec emitted;         /* texts of the constraints emitted, for duplicates */
-    PtrVec noted_d, noted_s; /* variables given an aux note (cleared at the end) */
-    PtrVec known;           /* Dim*: expressions whose value an input gives */
-    PtrVec known_c;         /* ... and that value's C expression */
     Buf *body;
     int indent;             /* extra levels, inside a loop or a block */
-    int nlocal;
-    int failed;
-} Gen;
+    PtrVec cache_d;         /* Dim*: arithmetic already evaluated ... */
+    PtrVec cache_c;         /* ... into this local */
+    PtrVec decls;           /* Decl*: locals whose declaration is dropped
+                             * when nothing reads them */
+} W;
+
+typedef struct Decl {
+    const char *name;
+    size_t start, end;      /* the declaration's line in the body */
+} Decl;
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static void line(Gen *g, const char *fmt, ...)
+static void line(W *w, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
-static void line(Gen *g, const char *fmt, ...)
+static void line(W *w, const char *fmt, ...)
 {
     char small[512];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    buf_puts(g->body, "    ");
-    for (int i = 0; i < g->indent; i++)
-        buf_puts(g->body, "    ");
+    buf_puts(w->body, "    ");
+    for (int i = 0; i < w->indent; i++)
+        buf_puts(w->body, "    ");
     if (n >= 0 && (size_t)n < sizeof small) {
-        buf_puts(g->body, small);
+        buf_puts(w->body, small);
     } else if (n >= 0) {
-        char *big = ar_alloc(g->c->arena, (size_t)n + 1);
+        char *big = ar_alloc(w->c->arena, (size_t)n + 1);
         va_start(ap, fmt);
         vsnprintf(big, (size_t)n + 1, fmt, ap);
         va_end(ap);
-        buf_puts(g->body, big);
+        buf_puts(w->body, big);
     }
-    buf_putc(g->body, '\n');
-}
-
-static const char *fresh_local(Gen *g, const char *stem)
-{
-    return ar_printf(g->c->arena, "%s%d", stem, ++g->nlocal);
-}
-
-static EVar *evar(DVar *v)
-{
-    return v->aux;
-}
-
-static void set_evar(Gen *g, DVar *v, EVar *e)
-{
-    v->aux = e;
-    pv_push(g->c->arena, &g->noted_d, v);
-}
-
-static void set_esvar(Gen *g, SVar *v, ESVar *e)
-{
-    v->aux = e;
-    pv_push(g->c->arena, &g->noted_s, v);
-}
-
-static ESVar *esvar(SVar *v)
-{
-    return v->aux;
+    buf_putc(w->body, '\n');
 }
 
 /* A C string literal's contents: the text escaped, and any "{}" that is
@@ -156,20 +88,20 @@ static void put_c_text(Buf *b, const char *s)
 
 /* The message literal: "FILE:LINE:COL: RULE: " + text (whose "{}" are the
  * placeholders).  Sets *line, *col from the origin. */
-static const char *message(Gen *g, const Origin *why, int *ln, int *col, const char *text)
+static const char *message(W *w, const Origin *why, int *ln, int *col, const char *text)
 {
     Buf b;
-    buf_init(&b, g->c->arena);
+    buf_init(&b, w->c->arena);
     *ln = *col = 0;
     if (why && why->loc.src && !why->loc.src->builtin) {
         src_line_col(why->loc.src, why->loc.start, ln, col);
         Buf pre;
-        buf_init(&pre, g->c->arena);
-        buf_printf(&pre, "%s:%d:%d: ", g->file, *ln, *col);
+        buf_init(&pre, w->c->arena);
+        buf_printf(&pre, "%s:%d:%d: ", w->file, *ln, *col);
         if (why->rule)
             buf_printf(&pre, "%s: ", ast_shown_name(why->rule));
         else if ((why->kind == OW_TEXT && why->what && strncmp(why->what, "the ", 4) == 0) || why->kind == OW_VALUE)
-            buf_printf(&pre, "%s: ", origin_text(g->c, why));   /* "the result of this function" */
+            buf_printf(&pre, "%s: ", origin_text(w->c, why));   /* "the result of this function" */
         put_c_text(&b, buf_str(&pre));
     }
     /* The text's own "{}" are placeholders: copy it escaping the rest. */
@@ -186,56 +118,170 @@ static const char *message(Gen *g, const Origin *why, int *ln, int *col, const c
 }
 
 /* Emits `if (COND) return axon__fail(...)`. */
-static void fail_if(Gen *g, const char *cond, const char *status, const Origin *why, const char *text,
+static void fail_if(W *w, const char *cond, const char *status, const Origin *why, const char *text,
                     const char *v0, const char *v1, const char *v2, const char *v3)
 {
     int ln, col;
-    const char *msg = message(g, why, &ln, &col, text);
-    line(g, "if (%s)", cond);
-    line(g, "    return axon__fail(err, %s, %d, %d, \"%s\", %s, %s, %s, %s);", status, ln, col, msg,
+    const char *msg = message(w, why, &ln, &col, text);
+    line(w, "if (%s)", cond);
+    line(w, "    return axon__fail(err, %s, %d, %d, \"%s\", %s, %s, %s, %s);", status, ln, col, msg,
          v0 ? v0 : "0", v1 ? v1 : "0", v2 ? v2 : "0", v3 ? v3 : "0");
 }
 
-static const char *dim_text(Gen *g, Dim *d, int raw)
+/* Writes the declaration of a local whose initialiser has no side effect,
+ * remembering where, so that it can be left out if nothing reads it. */
+static void decl(W *w, const char *name, const char *text)
 {
-    int saved = g->nm.raw;
-    g->nm.raw = raw;
-    const char *s = pr_dim_str(&g->nm, d);
-    g->nm.raw = saved;
+    Decl *d = ar_alloc(w->c->arena, sizeof *d);
+    d->name = name;
+    d->start = w->body->n;
+    line(w, "%s", text);
+    d->end = w->body->n;
+    pv_push(w->c->arena, &w->decls, d);
+}
+
+static int is_ident_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* A local that nothing reads after its declaration is left out (a run
+ * that a broadcast defines, a size that only a check needed): compilers
+ * warn of it, and nvcc even where a (void) cast reads it.  One pass counts
+ * every identifier of the body outside string literals. */
+static void drop_unused(W *w)
+{
+    Arena *a = w->c->arena;
+    Symtab count;
+    st_init(&count, a);
+    const char *text = buf_str(w->body);
+    const char *p = text;
+    while (*p) {
+        if (*p == '"') {                      /* a message: skip it */
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (*p)
+                p++;
+        } else if (is_ident_char(*p)) {
+            const char *start = p;
+            while (is_ident_char(*p))
+                p++;
+            const char *id = ar_strndup(a, start, (size_t)(p - start));
+            st_put(&count, id, (void *)((uintptr_t)st_get(&count, id) + 1));
+        } else {
+            p++;
+        }
+    }
+    Buf kept;
+    buf_init(&kept, a);
+    size_t from = 0;
+    for (int i = 0; i < w->decls.n; i++) {
+        Decl *d = w->decls.items[i];
+        if ((uintptr_t)st_get(&count, d->name) != 1)
+            continue;
+        buf_printf(&kept, "%.*s", (int)(d->start - from), text + from);
+        from = d->end;
+    }
+    buf_puts(&kept, text + from);
+    *w->body = kept;
+}
+
+static const char *dim_text(W *w, Dim *d, int raw)
+{
+    int saved = w->p->nm->raw;
+    w->p->nm->raw = raw;
+    const char *s = pr_dim_str(w->p->nm, d);
+    w->p->nm->raw = saved;
     return s;
 }
 
-static const char *shape_text(Gen *g, Shape *s)
+static const char *shape_text(W *w, Shape *s)
 {
-    return pr_shape_str(&g->nm, s);
+    return pr_shape_str(w->p->nm, s);
 }
 
-/* ---- dimensions as C expressions ------------------------------------- */
-
-/* The C expression of a normalised dimension, or NULL when a variable in it
- * is not known yet.  Arithmetic goes through the checked helpers, which set
- * `bad` (the caller tests it: *arith is set). */
-static const char *known_value(Gen *g, Dim *d)
+static const char *i64(W *w, int64_t v)
 {
-    for (int i = 0; i < g->known.n; i++)
-        if (dim_equal(g->known.items[i], d))
-            return g->known_c.items[i];
+    /* INT64_MIN has no literal: write it as an expression. */
+    if (v == INT64_MIN)
+        return "(-INT64_C(9223372036854775807) - 1)";
+    return ar_printf(w->c->arena, "INT64_C(%lld)", (long long)v);
+}
+
+/* ---- run-time values ---------------------------------------------------- */
+
+static const char *run_p(W *w, const SVar *v) { return ar_printf(w->c->arena, "s_%s_p", plan_run(v)->name); }
+static const char *run_n(W *w, const SVar *v) { return ar_printf(w->c->arena, "s_%s_n", plan_run(v)->name); }
+
+/* An axis position as C: k plus the runs' lengths. */
+static const char *pos_c(W *w, const PPos *p)
+{
+    const char *s = NULL;
+    for (int i = 0; i < p->runs.n; i++)
+        s = s ? ar_printf(w->c->arena, "%s + %s", s, run_n(w, p->runs.items[i])) : run_n(w, p->runs.items[i]);
+    if (!s)
+        return ar_printf(w->c->arena, "%d", p->k);
+    return p->k ? ar_printf(w->c->arena, "%s + %d", s, p->k) : s;
+}
+
+static const char *src_c(W *w, const PSrc *s)
+{
+    return s->input >= 0 ? ar_printf(w->c->arena, "in[%d]", s->input) : s->local;
+}
+
+static const char *val_c(W *w, const PVal *v)
+{
+    if (!v->src)
+        return v->local;
+    return ar_printf(w->c->arena, "%s.dims[%s]", src_c(w, v->src), pos_c(w, &v->pos));
+}
+
+/* The axis index of a value, for a message with "axis {}"; NULL if static. */
+static const char *val_idx(W *w, const PVal *v)
+{
+    return v->src && v->axis < 0 ? ar_printf(w->c->arena, "(int64_t)(%s)", pos_c(w, &v->pos)) : NULL;
+}
+
+/* A check on a value: "WHERE TEXT", the axis index first when dynamic. */
+static void val_fail(W *w, const PVal *v, const char *cond, const char *status, const Origin *why, const char *text,
+                     const char *a0, const char *a1, const char *a2)
+{
+    const char *idx = val_idx(w, v);
+    const char *msg = ar_printf(w->c->arena, "%s %s", v->where, text);
+    if (idx)
+        fail_if(w, cond, status, why, msg, idx, a0, a1, a2);
+    else
+        fail_if(w, cond, status, why, msg, a0, a1, a2, NULL);
+}
+
+/* ---- dimensions as C expressions -------------------------------------- */
+
+static const char *cached(W *w, Dim *d)
+{
+    for (int i = 0; i < w->cache_d.n; i++)
+        if (dim_equal(w->cache_d.items[i], d))
+            return w->cache_c.items[i];
     return NULL;
 }
 
-static const char *dim_c(Gen *g, Dim *d, int *arith)
+/* The C expression of a known dimension.  Arithmetic goes through the
+ * checked helpers, which set `bad` (the caller tests it: *arith is set). */
+static const char *dim_c(W *w, Dim *d, int raw, int *arith)
 {
-    Arena *a = g->c->arena;
-    d = dim_norm(g->c, d);
+    Arena *a = w->c->arena;
+    d = raw ? dim_norm_raw(w->c, d) : dim_norm(w->c, d);
     if (d->ragged)
         return "AXON_DIM_RAGGED";
     int64_t k;
     if (dim_is_const(d, &k))
-        return ar_printf(a, "INT64_C(%lld)", (long long)k);
+        return i64(w, k);
     DVar *v = dim_is_var(d);
     if (v)
-        return evar(v) ? evar(v)->c : NULL;
-    const char *given = known_value(g, d);
+        return plan_var(v) ? plan_var(v)->local : NULL;
+    const char *given = plan_known_local(w->p, d);
+    if (!given)
+        given = cached(w, d);
     if (given)
         return given;
     const char *sum = NULL;
@@ -246,12 +292,12 @@ static const char *dim_c(Gen *g, Dim *d, int *arith)
             const Factor *f = &m->f[j];
             const char *x;
             if (f->var) {
-                if (!evar(f->var) || !evar(f->var)->c)
+                if (!plan_var(f->var))
                     return NULL;
-                x = evar(f->var)->c;
+                x = plan_var(f->var)->local;
             } else {
-                const char *num = dim_c(g, dim_norm(g->c, f->div->num), arith);
-                const char *den = dim_c(g, dim_norm(g->c, f->div->den), arith);
+                const char *num = dim_c(w, f->div->num, raw, arith);
+                const char *den = dim_c(w, f->div->den, raw, arith);
                 if (!num || !den)
                     return NULL;
                 x = ar_printf(a, "axon__div(%s, %s, &bad)", num, den);
@@ -264,166 +310,123 @@ static const char *dim_c(Gen *g, Dim *d, int *arith)
             }
         }
         int64_t coef = m->coef;
+        /* After the first term a negative coefficient is subtracted; its
+         * magnitude (INT64_MIN's included) is a literal or an expression. */
+        int neg = coef < 0 && sum;
+        uint64_t mag = mag64(coef);
+        const char *cs = neg ? (mag > (uint64_t)INT64_MAX ? NULL : i64(w, (int64_t)mag)) : i64(w, coef);
         if (m->nf == 0) {
-            term = ar_printf(a, "INT64_C(%lld)", (long long)(coef < 0 && sum ? -coef : coef));
+            term = cs ? cs : i64(w, coef);
+            if (!cs)                   /* - INT64_MIN: add it instead of subtracting */
+                neg = 0;
         } else if (coef != 1 && !(coef == -1 && sum)) {
-            term = ar_printf(a, "axon__mul(INT64_C(%lld), %s, &bad)", (long long)(coef < 0 && sum ? -coef : coef), term);
+            if (!cs) {
+                cs = i64(w, coef);
+                neg = 0;
+            }
+            term = ar_printf(a, "axon__mul(%s, %s, &bad)", cs, term);
             *arith = 1;
         }
         if (!sum) {
             sum = term;
         } else {
-            sum = ar_printf(a, "axon__%s(%s, %s, &bad)", coef < 0 ? "sub" : "add", sum, term);
+            sum = ar_printf(a, "axon__%s(%s, %s, &bad)", neg ? "sub" : "add", sum, term);
             *arith = 1;
         }
     }
     return sum ? sum : "INT64_C(0)";
 }
 
-/* Evaluates a dimension into a fresh local; NULL if not known yet. */
-static const char *dim_local(Gen *g, Dim *d, const Origin *why, const char *what)
+/* Evaluates a known dimension into a local (when it is arithmetic), with
+ * the overflow check; NULL if not known. */
+static const char *dim_local_raw(W *w, Dim *d, int raw, const Origin *why, const char *what)
 {
     int arith = 0;
-    const char *e = dim_c(g, d, &arith);
+    const char *e = dim_c(w, d, raw, &arith);
     if (!e || !arith)
         return e;
-    const char *v = fresh_local(g, "e");
-    line(g, "int64_t %s = %s;", v, e);
-    fail_if(g, "bad", "AXON_ERR_OVERFLOW", why,
-            ar_printf(g->c->arena, "%s overflows int64 (or divides by zero)", what), NULL, NULL, NULL, NULL);
-    pv_push(g->c->arena, &g->known, d);      /* computed once */
-    pv_push(g->c->arena, &g->known_c, (void *)v);
+    const char *v = plan_local(w->p, "e");
+    line(w, "int64_t %s = %s;", v, e);
+    fail_if(w, "bad", "AXON_ERR_OVERFLOW", why,
+            ar_printf(w->c->arena, "%s overflows int64 (or divides by zero)", what), NULL, NULL, NULL, NULL);
+    if (!raw) {
+        pv_push(w->c->arena, &w->cache_d, raw ? dim_norm_raw(w->c, d) : dim_norm(w->c, d));
+        pv_push(w->c->arena, &w->cache_c, (void *)v);
+    }
     return v;
 }
 
-static int dim_known(Gen *g, Dim *d)
+static const char *dim_local(W *w, Dim *d, const Origin *why, const char *what)
 {
-    int arith = 0;
-    return dim_c(g, d, &arith) != NULL;
+    return dim_local_raw(w, d, 0, why, what);
 }
 
-/* ---- shapes at run time ------------------------------------------------ */
-
-static int shape_known(Gen *g, Shape *s)
+/* Materialises a known shape into a local axon_shape named t. */
+static void shape_local(W *w, Shape *s, const char *t, const Origin *why, const char *what)
 {
-    s = shape_norm(g->c, s);
-    for (uint32_t i = 0; i < s->n; i++) {
-        if (s->s[i].var ? !esvar(s->s[i].var) : !dim_known(g, s->s[i].dim))
-            return 0;
-    }
-    return 1;
-}
-
-/* Materialises a known shape into a local axon_shape; returns its name. */
-static const char *shape_local(Gen *g, Shape *s, const Origin *why, const char *what)
-{
-    s = shape_norm(g->c, s);
-    const char *t = fresh_local(g, "sh");
-    line(g, "axon_shape %s;", t);
-    line(g, "%s.rank = 0;", t);
+    s = shape_norm(w->c, s);
+    line(w, "axon_shape %s;", t);
+    line(w, "%s.rank = 0;", t);
     for (uint32_t i = 0; i < s->n; i++) {
         const char *push;
         if (s->s[i].var) {
-            ESVar *e = esvar(s->s[i].var);
-            push = ar_printf(g->c->arena, "axon__append(&%s, %s, %s)", t, e->p, e->n);
+            SVar *v = s->s[i].var;
+            push = ar_printf(w->c->arena, "axon__append(&%s, %s, %s)", t, run_p(w, v), run_n(w, v));
         } else {
-            const char *v = dim_local(g, s->s[i].dim, why, what);
-            push = ar_printf(g->c->arena, "axon__push(&%s, %s)", t, v);
+            const char *v = dim_local(w, s->s[i].dim, why, what);
+            push = ar_printf(w->c->arena, "axon__push(&%s, %s)", t, v);
         }
-        fail_if(g, push, "AXON_ERR_RANK", why,
-                ar_printf(g->c->arena, "%s has more than AXON_MAX_RANK axes", what), NULL, NULL, NULL, NULL);
+        fail_if(w, push, "AXON_ERR_RANK", why,
+                ar_printf(w->c->arena, "%s has more than AXON_MAX_RANK axes", what), NULL, NULL, NULL, NULL);
     }
-    return t;
 }
 
 /* (pointer, count) of a known shape, materialising it when needed. */
-static void shape_run(Gen *g, Shape *s, const Origin *why, const char *what, const char **p, const char **n)
+static void shape_run(W *w, Shape *s, const Origin *why, const char *what, const char **p, const char **n)
 {
-    Shape *ns = shape_norm(g->c, s);
+    Shape *ns = shape_norm(w->c, s);
     if (ns->n == 1 && ns->s[0].var) {
-        *p = esvar(ns->s[0].var)->p;
-        *n = esvar(ns->s[0].var)->n;
+        *p = run_p(w, ns->s[0].var);
+        *n = run_n(w, ns->s[0].var);
         return;
     }
-    const char *t = shape_local(g, ns, why, what);
-    *p = ar_printf(g->c->arena, "%s.dims", t);
-    *n = ar_printf(g->c->arena, "%s.rank", t);
+    const char *t = plan_local(w->p, "sh");
+    shape_local(w, ns, t, why, what);
+    *p = ar_printf(w->c->arena, "%s.dims", t);
+    *n = ar_printf(w->c->arena, "%s.rank", t);
 }
 
-/* ---- flattening the signature into tensors --------------------------- */
+/* ---- why two axes must agree ------------------------------------------- */
 
-static int flatten(Gen *g, Type *t, const char *desc, PtrVec *out, const char **why_not)
-{
-    t = type_prune(t);
-    switch (t->kind) {
-    case TY_TENSOR: {
-        Tensor *x = ar_alloc(g->c->arena, sizeof *x);
-        x->desc = desc;
-        x->type = t;
-        pv_push(g->c->arena, out, x);
-        return 0;
-    }
-    case TY_TUPLE:
-        for (uint32_t i = 0; i < t->n; i++)
-            if (flatten(g, t->items[i], ar_printf(g->c->arena, "%s item %u", desc, i + 1), out, why_not))
-                return 1;
-        return 0;
-    case TY_FUNC:
-        *why_not = ar_printf(g->c->arena, "%s is a function", desc);
-        return 1;
-    case TY_VAR:
-        *why_not = ar_printf(g->c->arena, "%s can be of any type (it is not known to be a tensor)", desc);
-        return 1;
-    }
-    return 1;
-}
-
-/* The segments of an input's shape as first made: shape variables expanded
- * through their bindings, but each dimension node as it stood at that place
- * (a variable's node records, through its binding, the rule that tied it). */
-static void orig_segs(Gen *g, Shape *s, PtrVec *out, int depth)
-{
-    for (uint32_t i = 0; i < s->n; i++) {
-        SVar *v = s->s[i].var;
-        if (v && v->link && depth < 1000) {
-            orig_segs(g, v->link, out, depth + 1);
-        } else {
-            Seg *seg = ar_alloc(g->c->arena, sizeof *seg);
-            *seg = s->s[i];
-            pv_push(g->c->arena, out, seg);
-        }
-    }
-}
-
-/* Why the variables u and w are equal: the unification nearest to u on the
- * chain of equalities that joins them (a breadth-first search over the
- * BindEdges that inference recorded).  NULL when they are not joined. */
+/* The unification nearest to u on the chain of equalities that joins u and
+ * w (a breadth-first search over the BindEdges that inference recorded).
+ * NULL when they are not joined. */
 typedef struct Hop {
     DVar *v;
     const Origin *first;
 } Hop;
 
-static const Origin *why_equal(Gen *g, DVar *u, DVar *w)
+static const Origin *why_equal(W *w, DVar *u, DVar *target)
 {
-    uint32_t stamp = ++g->c->stamp;
+    uint32_t stamp = ++w->c->stamp;
     PtrVec queue = { 0 };
-    Hop *h = ar_alloc(g->c->arena, sizeof *h);
+    Hop *h = ar_alloc(w->c->arena, sizeof *h);
     h->v = u;
     u->seen_stamp = stamp;
-    pv_push(g->c->arena, &queue, h);
+    pv_push(w->c->arena, &queue, h);
     for (int i = 0; i < queue.n; i++) {
         Hop *at = queue.items[i];
         for (BindEdge *e = at->v->edges; e; e = e->next) {
             if (e->other->seen_stamp == stamp)
                 continue;
             const Origin *first = at->first ? at->first : e->why;
-            if (e->other == w)
+            if (e->other == target)
                 return first;
             e->other->seen_stamp = stamp;
-            Hop *n = ar_alloc(g->c->arena, sizeof *n);
+            Hop *n = ar_alloc(w->c->arena, sizeof *n);
             n->v = e->other;
             n->first = first;
-            pv_push(g->c->arena, &queue, n);
+            pv_push(w->c->arena, &queue, n);
         }
     }
     return NULL;
@@ -431,627 +434,363 @@ static const Origin *why_equal(Gen *g, DVar *u, DVar *w)
 
 /* The reason a dimension node holds the value it has: the unification that
  * bound its variable, else the place that made it. */
-static const Origin *node_reason(Dim *orig)
+static const Origin *node_reason(Dim *orig, const Origin *fallback)
 {
-    DVar *v = dim_is_var(orig);
+    DVar *v = orig ? dim_is_var(orig) : NULL;
     if (v && v->why)
         return v->why;
-    return orig->origin;
+    return orig && orig->origin ? orig->origin : fallback;
 }
 
-static int reason_is_binding(Dim *orig)
+/* ---- the steps ----------------------------------------------------------- */
+
+static void w_rank(W *w, PStep *st)
 {
-    DVar *v = dim_is_var(orig);
-    return v && v->why;
+    Arena *a = w->c->arena;
+    PTensor *t = w->p->inputs.items[st->input];
+    int known;
+    shape_rank(st->pattern, &known);
+    if (known)
+        fail_if(w, ar_printf(a, "in[%d].rank != %d", st->input, st->fixed), "AXON_ERR_RANK", st->why,
+                ar_printf(a, "%s has rank {}, expected %d", t->desc, st->fixed), ar_printf(a, "in[%d].rank", st->input),
+                NULL, NULL, NULL);
+    else
+        fail_if(w, ar_printf(a, "in[%d].rank < %d || in[%d].rank > AXON_MAX_RANK", st->input, st->fixed, st->input),
+                "AXON_ERR_RANK", st->why,
+                ar_printf(a, "%s has rank {}, expected at least {} (%s) and at most AXON_MAX_RANK", t->desc,
+                          shape_text(w, st->pattern)),
+                ar_printf(a, "in[%d].rank", st->input), ar_printf(a, "%d", st->fixed), NULL, NULL);
+    if (st->pattern->n == 0)
+        return;
+    /* Every axis is a size (a ragged one is checked where it stands). */
+    const char *j = plan_local(w->p, "i");
+    line(w, "for (int %s = 0; %s < %s; %s++)", j, j, known ? ar_printf(a, "%d", st->fixed) : ar_printf(a, "in[%d].rank", st->input), j);
+    w->indent++;
+    const char *v = ar_printf(a, "in[%d].dims[%s]", st->input, j);
+    fail_if(w, st->ragged ? ar_printf(a, "%s < 0 && %s != AXON_DIM_RAGGED", v, v) : ar_printf(a, "%s < 0", v),
+            "AXON_ERR_SIZE", t->at ? t->at : st->why,
+            ar_printf(a, "%s axis {} is {}, expected a size (>= 0)", t->desc), ar_printf(a, "(int64_t)%s", j), v, NULL,
+            NULL);
+    w->indent--;
 }
 
-/* ---- step 1: ranks and shape variables -------------------------------- */
-
-typedef struct InPlan {
-    PtrVec segs;        /* Seg*, original */
-    Shape *norm;
-    int ndims;
-    int exact;          /* no shape variable: the rank is ndims */
-    int done;
-} InPlan;
-
-static void plan_ranks(Gen *g, InPlan *ip)
+static const char *runs_len(W *w, int fixed, const PtrVec *runs)
 {
-    Arena *a = g->c->arena;
-    int n = g->inputs.n;
-    /* Every rank must be valid before any index is used. */
-    for (int i = 0; i < n; i++) {
-        Tensor *t = g->inputs.items[i];
-        InPlan *p = &ip[i];
-        p->norm = shape_norm(g->c, t->type->shape);
-        orig_segs(g, t->type->shape, &p->segs, 0);
-        p->ndims = shape_rank(p->norm, &p->exact);
-    }
-    int progress = 1;
-    while (progress) {
-        progress = 0;
-        for (int i = 0; i < n; i++) {
-            InPlan *p = &ip[i];
-            if (p->done)
-                continue;
-            Tensor *t = g->inputs.items[i];
-            /* Shape variables of this input not known yet. */
-            SVar *unknown = NULL;
-            int nunknown = 0;
-            const char *known_len = ar_printf(a, "%d", p->ndims);
-            for (uint32_t k = 0; k < p->norm->n; k++) {
-                SVar *v = p->norm->s[k].var;
-                if (!v)
-                    continue;
-                if (esvar(v)) {
-                    known_len = ar_printf(a, "%s + %s", known_len, esvar(v)->n);
-                } else if (v != unknown) {
-                    unknown = v;
-                    nunknown++;
-                } else {
-                    nunknown = 2;          /* the same variable twice */
-                }
-            }
-            if (nunknown > 1)
-                continue;
-            const Origin *why = t->type->shape->origin;
-            if (nunknown == 0) {
-                fail_if(g, ar_printf(a, "in[%d].rank != %s", i, known_len), "AXON_ERR_RANK", why,
-                        ar_printf(a, "%s has rank {}, expected %s", t->desc,
-                                  p->exact ? ar_printf(a, "%d", p->ndims)
-                                                                   : ar_printf(a, "{} (%s)", shape_text(g, p->norm))),
-                        ar_printf(a, "in[%d].rank", i), p->exact ? NULL : known_len, NULL, NULL);
-            } else {
-                fail_if(g, ar_printf(a, "in[%d].rank < %s || in[%d].rank > AXON_MAX_RANK", i, known_len, i),
-                        "AXON_ERR_RANK", why,
-                        ar_printf(a, "%s has rank {}, expected at least {} (%s) and at most AXON_MAX_RANK",
-                                  t->desc, shape_text(g, p->norm)),
-                        ar_printf(a, "in[%d].rank", i), known_len, NULL, NULL);
-                /* The unknown variable takes the rest, at its offset. */
-                const char *off = "0";
-                for (uint32_t k = 0; k < p->norm->n; k++) {
-                    SVar *v = p->norm->s[k].var;
-                    if (v == unknown)
-                        break;
-                    off = v ? ar_printf(a, "%s + %s", off, esvar(v)->n) : ar_printf(a, "%s + 1", off);
-                }
-                ESVar *e = ar_alloc(a, sizeof *e);
-                const char *name = namer_name_of(&g->nm, &unknown->stamp, &unknown->mark);
-                const char *base = name ? name : ar_printf(a, "_%u", unknown->id);
-                e->p = ar_printf(a, "s_%s_p", base);
-                e->n = ar_printf(a, "s_%s_n", base);
-                e->from = t->desc;
-                e->from_off = off;
-                e->in = i;
-                for (uint32_t k = 0; k < p->norm->n; k++)
-                    if (p->norm->s[k].var == unknown)
-                        e->seg = (int)k;
-                line(g, "const int64_t *%s = in[%d].dims + (%s);", e->p, i, off);
-                line(g, "int %s = in[%d].rank - (%s);", e->n, i, known_len);
-                const char *j = fresh_local(g, "i");
-                line(g, "for (int %s = 0; %s < %s; %s++)", j, j, e->n, j);
-                g->indent++;
-                fail_if(g, ar_printf(a, "%s[%s] < 0", e->p, j), "AXON_ERR_SIZE", t->at ? t->at : why,
-                        ar_printf(a, "%s axis {} is {}, expected a size (>= 0)", t->desc),
-                        ar_printf(a, "(int64_t)(%s + %s)", off, j), ar_printf(a, "%s[%s]", e->p, j), NULL, NULL);
-                g->indent--;
-                set_esvar(g, unknown, e);
-            }
-            p->done = 1;
-            progress = 1;
-        }
-    }
-    for (int i = 0; i < n; i++)
-        if (!ip[i].done) {
-            Tensor *t = g->inputs.items[i];
-            diag_warning(g->c->diag, t->type->shape->origin ? t->type->shape->origin->loc : (Loc){ 0, 0, 0 },
-                         "'%s' is not exported: the rank of %s (%s) cannot be split between its shape variables",
-                         g->fname, t->desc, shape_text(g, ip[i].norm));
-            g->failed = 1;
-            return;
-        }
+    const char *s = ar_printf(w->c->arena, "%d", fixed);
+    for (int i = 0; i < runs->n; i++)
+        s = ar_printf(w->c->arena, "%s + %s", s, run_n(w, runs->items[i]));
+    return s;
 }
 
-/* ---- step 2: the sizes of the inputs ---------------------------------- */
-
-static void plan_facts(Gen *g, InPlan *ip)
+static void w_match(W *w, PStep *st)
 {
-    Arena *a = g->c->arena;
-    for (int i = 0; i < g->inputs.n; i++) {
-        InPlan *p = &ip[i];
-        const char *dyn = NULL;         /* the run-time part of the position */
-        int base = 0;                   /* and its static part */
-        const char *pos = "0";
-        int axis = 0;
-        for (int k = 0; k < p->segs.n; k++) {
-            Seg *s = p->segs.items[k];
-            Shape one = { 1, s, NULL };
-            Shape *ns = shape_norm(g->c, &one);
-            if (ns->n == 1 && ns->s[0].var) {
-                /* A shape variable occurring here again: compare the runs. */
-                SVar *v = ns->s[0].var;
-                ESVar *e = esvar(v);
-                if (!(e->in == i && e->seg == k)) {   /* not the place that gave it */
-                    Tensor *t = g->inputs.items[i];
-                    const char *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
-                    const char *j = fresh_local(g, "i");
-                    line(g, "for (int %s = 0; %s < %s; %s++)", j, j, e->n, j);
-                    fail_if(g, ar_printf(a, "in[%d].dims[%s + %s] != %s[%s]", i, pos, j, e->p, j), "AXON_ERR_SIZE",
-                            t->type->shape->origin,
-                            ar_printf(a, "%s axis {} is {}, expected {} (%s, from %s axis {})", t->desc,
-                                      name ? name : "a shape", e->from),
-                            ar_printf(a, "(int64_t)(%s + %s)", pos, j), ar_printf(a, "in[%d].dims[%s + %s]", i, pos, j),
-                            ar_printf(a, "%s[%s]", e->p, j), ar_printf(a, "(int64_t)(%s + %s)", e->from_off, j));
-                }
-                dyn = dyn ? ar_printf(a, "%s + %s", dyn, e->n) : e->n;
-                pos = base ? ar_printf(a, "%s + %d", dyn, base) : dyn;
-                axis = -1;
-                continue;
-            }
-            Fact *f = ar_alloc(a, sizeof *f);
-            f->input = i;
-            f->pos = pos;
-            f->axis = axis;
-            f->axis_text = axis >= 0 ? ar_printf(a, "axis %d", axis) : "axis {}";
-            f->dim = dim_norm(g->c, s->dim);
-            f->orig = s->dim;
-            pv_push(a, &g->facts, f);
-            base++;
-            pos = dyn ? ar_printf(a, "%s + %d", dyn, base) : ar_printf(a, "%d", base);
-            if (axis >= 0)
-                axis++;
-        }
+    Arena *a = w->c->arena;
+    const char *src = src_c(w, st->src);
+    const char *rank = ar_printf(a, "%s.rank", src);
+    const char *len = runs_len(w, st->fixed, &st->runs);
+    const char *pat = shape_text(w, st->pattern);
+    const Origin *why = st->why;
+    int is_input = st->src->input >= 0;
+    if (st->unknown && (!is_input || st->runs.n))
+        fail_if(w, ar_printf(a, "%s < %s", rank, len), "AXON_ERR_RANK", why,
+                ar_printf(a, "%s has rank {}, expected at least {} (%s)%s", st->src->desc, pat,
+                          is_input ? " and at most AXON_MAX_RANK" : ""),
+                rank, len, NULL, NULL);
+    else if (!st->unknown && (!is_input || st->runs.n))
+        fail_if(w, ar_printf(a, "%s != %s", rank, len), "AXON_ERR_RANK", why,
+                ar_printf(a, "%s has rank {}, expected {} (%s)", st->src->desc, pat), rank, len, NULL, NULL);
+    if (st->unknown) {
+        PRun *r = plan_run(st->unknown);
+        decl(w, run_p(w, st->unknown),
+             ar_printf(a, "const int64_t *%s = %s.dims + (%s);", run_p(w, st->unknown), src, pos_c(w, &r->off)));
+        decl(w, run_n(w, st->unknown), ar_printf(a, "int %s = %s - (%s);", run_n(w, st->unknown), rank, pos_c(w, &r->rest)));
     }
 }
 
-/* The value at a fact's axis, and (for a dynamic axis) its index. */
-static const char *fact_value(Gen *g, Fact *f)
+static void w_same_run(W *w, PStep *st)
 {
-    return ar_printf(g->c->arena, "in[%d].dims[%s]", f->input, f->pos);
+    Arena *a = w->c->arena;
+    SVar *v = st->run;
+    PRun *r = plan_run(v);
+    const char *name = namer_name_of(w->p->nm, &v->stamp, &v->mark);
+    const char *j = plan_local(w->p, "i");
+    const char *pos = pos_c(w, &st->pos);
+    const char *at = ar_printf(a, "%s.dims[%s + %s]", src_c(w, st->src), pos, j);
+    line(w, "for (int %s = 0; %s < %s; %s++)", j, j, run_n(w, v), j);
+    w->indent++;
+    fail_if(w, ar_printf(a, "%s != %s[%s]", at, run_p(w, v), j), "AXON_ERR_SIZE", st->why,
+            ar_printf(a, "%s axis {} is {}, expected {} (%s, from %s axis {})", st->src->desc, name ? name : "a shape",
+                      r->from),
+            ar_printf(a, "(int64_t)(%s + %s)", pos, j), at, ar_printf(a, "%s[%s]", run_p(w, v), j),
+            ar_printf(a, "(int64_t)(%s + %s)", pos_c(w, &r->off), j));
+    w->indent--;
 }
 
-static const char *fact_index(Gen *g, Fact *f)
+/* Says where the expected value of an equation comes from, and which rule
+ * tied the two places: " (b, from argument 1 (x) axis 1)". */
+static const char *expect_from(W *w, PStep *st, const Origin **why, const char **from_idx)
 {
-    return f->axis >= 0 ? NULL : ar_printf(g->c->arena, "(int64_t)(%s)", f->pos);
-}
-
-static const char *fact_where(Gen *g, Fact *f)
-{
-    Tensor *t = g->inputs.items[f->input];
-    return ar_printf(g->c->arena, "%s %s", t->desc, f->axis_text);
-}
-
-/* A check at an input axis: the message's placeholders are the axis (when
- * it is dynamic: idx) and then v. */
-static void fact_fail(Gen *g, const char *idx, const char *cond, const char *status, const Origin *why,
-                      const char *text, const char *v)
-{
-    fail_if(g, cond, status, why, text, idx ? idx : v, idx ? v : NULL, NULL, NULL);
-}
-
-/* c, the value at f's axis, must be a size (>= 0). */
-static void fact_nonneg(Gen *g, Fact *f, const char *idx, const char *where, const Origin *why, const char *c)
-{
-    Tensor *in = g->inputs.items[f->input];
-    fact_fail(g, idx, ar_printf(g->c->arena, "%s < 0", c), "AXON_ERR_SIZE", in->at ? in->at : why,
-              ar_printf(g->c->arena, "%s is {}, expected a size (>= 0)", where), c);
-}
-
-/* The C local of a dimension variable bound from an input: d_ and its name
- * in the signature (*name; NULL when it has none). */
-static const char *dvar_local(Gen *g, DVar *v, const char **name)
-{
-    *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
-    return ar_printf(g->c->arena, "d_%s", *name ? *name : ar_printf(g->c->arena, "_%u", v->id));
-}
-
-/* Tries to settle one input axis: check it, or bind the one variable it
- * determines.  Returns 1 when done. */
-static int try_fact(Gen *g, Fact *f, int last_resort)
-{
-    Arena *a = g->c->arena;
-    Dim *d = f->dim;
-    const Origin *why = node_reason(f->orig);
-    const char *val = fact_value(g, f);
-    const char *idx = fact_index(g, f);
-    const char *where = fact_where(g, f);
-    if (d->ragged) {
-        fact_fail(g, idx, ar_printf(a, "%s != AXON_DIM_RAGGED", val), "AXON_ERR_SIZE", why,
-                  ar_printf(a, "%s is {}, expected AXON_DIM_RAGGED (a ragged axis, *)", where), val);
-        return 1;
-    }
+    Arena *a = w->c->arena;
+    Dim *d = st->d;
     int64_t k;
-    if (dim_is_const(d, &k)) {
-        fact_fail(g, idx, ar_printf(a, "%s != INT64_C(%lld)", val, (long long)k), "AXON_ERR_SIZE", why,
-                  ar_printf(a, "%s is {}, expected %lld", where, (long long)k), val);
-        return 1;
-    }
     DVar *v = dim_is_var(d);
-    if (v && !evar(v) && v->def && !v->def->done)
-        return 0;         /* a broadcast: compared once the broadcast is computed */
-    if (v && !evar(v)) {
-        /* The first occurrence binds the variable. */
-        const char *name;
-        EVar *e = ar_alloc(a, sizeof *e);
-        e->c = dvar_local(g, v, &name);
-        e->from = where;
-        e->from_idx = idx;
-        e->src = f->orig;
-        e->validated = 1;
-        set_evar(g, v, e);
-        line(g, "int64_t %s = %s;", e->c, val);
-        fact_nonneg(g, f, idx, where, why, e->c);
-        return 1;
+    const char *text = dim_text(w, d, st->raw);
+    *from_idx = NULL;
+    if (v && plan_var(v)->from) {
+        PVar *pv = plan_var(v);
+        *from_idx = pv->from_idx;
+        DVar *u = st->orig ? dim_is_var(st->orig) : NULL, *src = pv->src ? dim_is_var(pv->src) : NULL;
+        const Origin *tie = u && src && u != src ? why_equal(w, u, src) : NULL;
+        if (tie)
+            *why = tie;
+        else if (u && u == src && st->orig->origin)
+            *why = st->orig->origin;          /* one name, written twice */
+        return ar_printf(a, " (%s, from %s)", text, pv->from);
     }
-    int arith = 0;
-    const char *expect = dim_c(g, d, &arith);
-    if (expect) {
-        /* Known: compare.  Say where the expected value comes from. */
-        if (arith)
-            expect = dim_local(g, d, why, ar_printf(a, "the size expected at %s", where));
-        const char *text = dim_text(g, d, 0);
-        const char *from = "";
-        if (v && evar(v)->from) {
-            from = ar_printf(a, " (%s, from %s)", text, evar(v)->from);
-            /* The rule that tied this axis to the one the value came from:
-             * found on the chain of equalities between their variables;
-             * failing that, the rule that tied either axis. */
-            DVar *u = dim_is_var(f->orig), *w = evar(v)->src ? dim_is_var(evar(v)->src) : NULL;
-            const Origin *tie = u && w && u != w ? why_equal(g, u, w) : NULL;
-            if (tie)
-                why = tie;
-            else if (u && u == w)
-                why = f->orig->origin;        /* one name, written twice */
-            else if (!reason_is_binding(f->orig)) {
-                for (int i = 0; i < g->facts.n; i++) {
-                    Fact *o = g->facts.items[i];
-                    if (o != f && dim_is_var(o->dim) == v && reason_is_binding(o->orig)) {
-                        why = node_reason(o->orig);
-                        break;
-                    }
-                }
-            }
-        } else if (!dim_is_const(d, &k)) {
-            from = ar_printf(a, " (%s)", text);
-        }
-        /* The values for the placeholders, in the order they appear. */
-        const char *vals[4] = { NULL, NULL, NULL, NULL };
-        int nv = 0;
-        if (idx)
-            vals[nv++] = idx;
-        vals[nv++] = val;
-        vals[nv++] = expect;
-        if (v && evar(v)->from_idx)
-            vals[nv++] = evar(v)->from_idx;
-        fail_if(g, ar_printf(a, "%s != %s", val, expect), "AXON_ERR_SIZE", why,
-                ar_printf(a, "%s is {}, expected {}%s", where, from), vals[0], vals[1], vals[2], vals[3]);
-        if (dim_has_neg(d))               /* equal, but both could be negative */
-            fact_nonneg(g, f, idx, where, why, val);
-        return 1;
+    return dim_is_const(d, &k) ? "" : ar_printf(a, " (%s)", text);
+}
+
+static void w_check(W *w, PStep *st)
+{
+    Arena *a = w->c->arena;
+    const char *val = val_c(w, &st->val);
+    const Origin *why = node_reason(st->orig, st->why);
+    int64_t k;
+    if (st->text) {                          /* from a residual: l = r */
+        const char *want = dim_local_raw(w, st->d, st->raw, st->why, dim_text(w, st->d, st->raw));
+        fail_if(w, ar_printf(a, "%s != %s", want, val), "AXON_ERR_CONSTRAINT", st->why,
+                ar_printf(a, "%s does not hold: %s is {}, expected {}", st->text, dim_text(w, st->d, st->raw)), want, val,
+                NULL, NULL);
+        return;
     }
-    /* One unknown variable x, linear: a * x + rest = value. */
-    DVar *x = NULL;
-    int64_t coef = 0;
-    int linear = 1;
-    for (uint32_t i = 0; i < d->nt; i++) {
-        const Mono *m = &d->t[i];
-        for (uint32_t j = 0; j < m->nf; j++) {
-            const Factor *fa = &m->f[j];
-            if (fa->var && evar(fa->var))
-                continue;
-            if (!fa->var || m->nf != 1 || fa->pow != 1 || (x && x != fa->var))
-                linear = 0;             /* not linear in one unknown */
-            x = fa->var;
-            coef = m->coef;
-        }
+    if (dim_is_const(st->d, &k)) {
+        val_fail(w, &st->val, ar_printf(a, "%s != %s", val, i64(w, k)), "AXON_ERR_SIZE", why,
+                 ar_printf(a, "is {}, expected %lld", (long long)k), val, NULL, NULL);
+        return;
     }
-    if (!linear || !x) {
-        /* Not solvable for its variables (a * b, n / 2): once nothing else
-         * can be done, the input gives the expression's value, for outputs
-         * and later axes. */
-        if (!last_resort)
-            return 0;
-        const char *c = ar_printf(a, "d_e%d", ++g->nlocal);
-        line(g, "int64_t %s = %s;", c, val);
-        fact_nonneg(g, f, idx, where, why, c);
-        pv_push(a, &g->known, d);
-        pv_push(a, &g->known_c, (void *)c);
-        return 1;
-    }
-    /* rest = d - coef * x, known. */
-    Dim *cx = dim_scale(g->c, dim_of_var(g->c, x, NULL), coef, NULL);
-    Dim *rest = dim_sub(g->c, d, cx, NULL);
-    const char *restc = dim_local(g, rest, why, ar_printf(a, "the size at %s", where));
-    if (!restc)
-        return 0;
-    const char *name;
-    EVar *e = ar_alloc(a, sizeof *e);
-    e->c = dvar_local(g, x, &name);
-    e->from = where;
-    e->from_idx = idx;
-    const char *form = dim_text(g, d, 0);
-    const char *t = fresh_local(g, "q");
+    const char *want = dim_local(w, st->d, why, ar_printf(a, "the size expected at %s", st->val.where));
+    const char *from_idx;
+    const char *from = expect_from(w, st, &why, &from_idx);
+    val_fail(w, &st->val, ar_printf(a, "%s != %s", val, want), "AXON_ERR_SIZE", why,
+             ar_printf(a, "is {}, expected {}%s", from), val, want, from_idx);
+    if (dim_has_neg(st->d) && !st->val.nonneg)     /* equal, but both could be negative */
+        val_fail(w, &st->val, ar_printf(a, "%s < 0", val), "AXON_ERR_SIZE", why, "is {}, expected a size (>= 0)", val,
+                 NULL, NULL);
+}
+
+static void w_bind(W *w, PStep *st)
+{
+    PVar *pv = plan_var(st->var);
+    const char *val = val_c(w, &st->val);
+    pv->from_idx = val_idx(w, &st->val);
+    decl(w, pv->local, ar_printf(w->c->arena, "int64_t %s = %s;", pv->local, val));
+    if (!st->val.nonneg)
+        val_fail(w, &st->val, ar_printf(w->c->arena, "%s < 0", pv->local), "AXON_ERR_SIZE",
+                 node_reason(st->orig, st->why), "is {}, expected a size (>= 0)", pv->local, NULL, NULL);
+}
+
+/* coef * x^pow * factor + rest = val: x from val. */
+static void w_solve(W *w, PStep *st)
+{
+    Arena *a = w->c->arena;
+    PVar *pv = plan_var(st->var);
+    const Origin *why = node_reason(st->orig, st->why);
+    const char *val = val_c(w, &st->val);
+    const char *form = dim_text(w, st->d, st->raw);
+    const char *name = namer_name_of(w->p->nm, &st->var->stamp, &st->var->mark);
+    if (!name)
+        name = "the unknown";
+    pv->from_idx = val_idx(w, &st->val);
+    const char *restc = dim_local_raw(w, st->rest, st->raw, why, ar_printf(a, "the size at %s", st->val.where));
+    const char *t = plan_local(w->p, "q");
     int64_t z;
-    if (dim_is_const(rest, &z) && z == 0)
-        line(g, "int64_t %s = %s;", t, val);
-    else {
-        line(g, "int64_t %s = axon__sub(%s, %s, &bad);", t, val, restc);
-        fail_if(g, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", where), NULL,
+    if (dim_is_const(st->rest, &z) && z == 0) {
+        line(w, "int64_t %s = %s;", t, val);
+    } else {
+        line(w, "int64_t %s = axon__sub(%s, %s, &bad);", t, val, restc);
+        fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where), NULL,
                 NULL, NULL, NULL);
     }
-    if (coef != 1 && coef != -1)
-        fact_fail(g, idx, ar_printf(a, "%s %% INT64_C(%lld) != 0", t, (long long)coef), "AXON_ERR_DIVISIBILITY",
-                  why, ar_printf(a, "%s is {}, which is not of the form %s", where, form), val);
-    line(g, "int64_t %s = %s / INT64_C(%lld);", e->c, t, (long long)coef);
-    fact_fail(g, idx, ar_printf(a, "%s < 0", e->c), "AXON_ERR_NEGATIVE", why,
-              ar_printf(a, "%s is {}, which is not of the form %s with %s >= 0", where, form,
-                        name ? name : "the unknown"),
-              val);
-    e->validated = 1;
-    set_evar(g, x, e);
-    pv_push(a, &g->known, d);             /* the input gives d's value itself */
-    pv_push(a, &g->known_c, (void *)val);
-    return 1;
+    /* The multiplier: coef * factor, a constant or known at run time. */
+    const char *mul = i64(w, st->coef);
+    int constant = !st->factor;
+    if (st->factor) {
+        const char *f = dim_local_raw(w, st->factor, st->raw, why, ar_printf(a, "the size at %s", st->val.where));
+        mul = plan_local(w->p, "m");
+        line(w, "int64_t %s = axon__mul(%s, %s, &bad);", mul, i64(w, st->coef), f);
+        fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where), NULL,
+                NULL, NULL, NULL);
+        val_fail(w, &st->val, ar_printf(a, "%s == 0", mul), "AXON_ERR_CONSTRAINT", why,
+                 ar_printf(a, "is {}, of the form %s where %s is a factor of 0: %s is not determined by the input "
+                              "shapes",
+                           form, dim_text(w, st->factor, st->raw), name),
+                 val, NULL, NULL);
+    }
+    const char *x = st->pow == 1 ? pv->local : plan_local(w->p, "q");
+    if (!(constant && (st->coef == 1 || st->coef == -1))) {
+        val_fail(w, &st->val, ar_printf(a, "%s %% %s != 0", t, mul), "AXON_ERR_DIVISIBILITY", why,
+                 ar_printf(a, "is {}, which is not of the form %s", form), val, NULL, NULL);
+        line(w, "int64_t %s = %s / %s;", x, t, mul);
+    } else {
+        line(w, "int64_t %s = %s;", x, st->coef == 1 ? t : ar_printf(a, "-%s", t));
+    }
+    val_fail(w, &st->val, ar_printf(a, "%s < 0", x), "AXON_ERR_NEGATIVE", why,
+             ar_printf(a, "is {}, which is not of the form %s with %s >= 0", form, name), val, NULL, NULL);
+    if (st->pow != 1) {
+        line(w, "int64_t %s = axon__root(%s, %u, &bad);", pv->local, x, st->pow);
+        val_fail(w, &st->val, "bad", "AXON_ERR_DIVISIBILITY", why,
+                 ar_printf(a, "is {}, which is not of the form %s for a whole %s", form, name), val, NULL, NULL);
+    }
 }
 
-/* ---- step 3: residual constraints -------------------------------------- */
-
-static const char *cons_text(Gen *g, Constraint *k)
+static void w_exists(W *w, PStep *st)
 {
-    Buf b;
-    buf_init(&b, g->c->arena);
-    pr_constraint(&g->nm, &b, k);
-    return buf_str(&b);
+    Arena *a = w->c->arena;
+    const char *val = val_c(w, &st->val);
+    const Origin *why = node_reason(st->orig, st->why);
+    const char *k = dim_local(w, st->rest, why, ar_printf(a, "the size at %s", st->val.where));
+    const char *form = dim_text(w, st->d, st->raw);
+    val_fail(w, &st->val, ar_printf(a, "%s %s %s", val, st->sign > 0 ? "<" : ">", k), "AXON_ERR_CONSTRAINT", why,
+             ar_printf(a, "is {}, which is not of the form %s for sizes %s (it must be at %s {})", form, st->text,
+                       st->sign > 0 ? "least" : "most"),
+             val, k, NULL);
 }
 
-/* The broadcast of dims: a local holding it, checks on the way. */
-static const char *emit_bcast_dims(Gen *g, Constraint *k)
+static void w_known(W *w, PStep *st)
 {
-    Arena *a = g->c->arena;
-    const char *acc = fresh_local(g, "bc");
+    const char *val = val_c(w, &st->val);
+    decl(w, st->local, ar_printf(w->c->arena, "int64_t %s = %s;", st->local, val));
+    if (!st->val.nonneg)
+        val_fail(w, &st->val, ar_printf(w->c->arena, "%s < 0", st->local), "AXON_ERR_SIZE",
+                 node_reason(st->orig, st->why), "is {}, expected a size (>= 0)", st->local, NULL, NULL);
+}
+
+static void w_eval(W *w, PStep *st)
+{
+    int arith = 0;
+    const char *e = dim_c(w, st->d, st->raw, &arith);
+    line(w, "int64_t %s = %s;", st->local, e);
+    if (arith)
+        fail_if(w, "bad", "AXON_ERR_OVERFLOW", st->why,
+                ar_printf(w->c->arena, "%s overflows int64 (or divides by zero)", dim_text(w, st->d, st->raw)), NULL,
+                NULL, NULL, NULL);
+}
+
+static void w_bcast_dim(W *w, PStep *st)
+{
+    Arena *a = w->c->arena;
+    Constraint *k = st->k;
+    const char *acc = st->local;
     for (int i = 0; i < k->ops.n; i++) {
-        Dim *d = dim_norm(g->c, k->ops.items[i]);
-        const char *v = dim_local(g, d, k->why, "a broadcast size");
+        Dim *d = dim_norm(w->c, k->ops.items[i]);
+        const char *v = dim_local(w, d, k->why, "a broadcast size");
         if (i == 0) {               /* broadcast(x) = x: nothing to check */
-            line(g, "int64_t %s = %s;", acc, v);
+            line(w, "int64_t %s = %s;", acc, v);
             continue;
         }
-        const char *text = dim_text(g, d, 0);
+        const char *text = dim_text(w, d, 0);
         DVar *dv = dim_is_var(d);
-        const char *from = dv && evar(dv) && evar(dv)->from ? ar_printf(a, "%s, from %s", text, evar(dv)->from) : text;
-        fail_if(g, ar_printf(a, "axon__bcast(&%s, %s)", acc, v), "AXON_ERR_BROADCAST", k->why,
+        const char *from = dv && plan_var(dv) && plan_var(dv)->from
+                               ? ar_printf(a, "%s, from %s", text, plan_var(dv)->from)
+                               : text;
+        fail_if(w, ar_printf(a, "axon__bcast(&%s, %s)", acc, v), "AXON_ERR_BROADCAST", k->why,
                 ar_printf(a, "cannot broadcast size {} (%s) with size {}", from), v, acc, NULL, NULL);
     }
-    return acc;
 }
 
-static const char *emit_bcast_shapes(Gen *g, Constraint *k)
+static void w_bcast_shape(W *w, PStep *st)
 {
-    Arena *a = g->c->arena;
-    const char *acc = fresh_local(g, "bs");
-    line(g, "axon_shape %s;", acc);
-    line(g, "%s.rank = 0;", acc);
-    const char *ax = fresh_local(g, "ax");
-    line(g, "int %s;", ax);
+    Arena *a = w->c->arena;
+    Constraint *k = st->k;
+    const char *acc = st->local;
+    line(w, "axon_shape %s;", acc);
+    line(w, "%s.rank = 0;", acc);
+    const char *ax = plan_local(w->p, "ax");
+    line(w, "int %s;", ax);
     for (int i = 0; i < k->ops.n; i++) {
         const char *p, *n;
-        shape_run(g, k->ops.items[i], k->why, "a broadcast operand", &p, &n);
+        shape_run(w, k->ops.items[i], k->why, "a broadcast operand", &p, &n);
         if (i == 0) {               /* the first operand only needs to fit */
-            fail_if(g, ar_printf(a, "axon__append(&%s, %s, %s)", acc, p, n), "AXON_ERR_RANK", k->why,
+            fail_if(w, ar_printf(a, "axon__append(&%s, %s, %s)", acc, p, n), "AXON_ERR_RANK", k->why,
                     "a broadcast has more than AXON_MAX_RANK axes", NULL, NULL, NULL, NULL);
             continue;
         }
-        const char *text = shape_text(g, k->ops.items[i]);
-        fail_if(g, ar_printf(a, "(%s = axon__bcast_into(&%s, %s, %s)) >= 0", ax, acc, p, n), "AXON_ERR_BROADCAST",
-                k->why,
-                ar_printf(a, "cannot broadcast %s: axis {} from the end is {}, where the others give {}", text),
+        const char *text = shape_text(w, k->ops.items[i]);
+        fail_if(w, ar_printf(a, "(%s = axon__bcast_into(&%s, %s, %s)) >= 0", ax, acc, p, n), "AXON_ERR_BROADCAST",
+                k->why, ar_printf(a, "cannot broadcast %s: axis {} from the end is {}, where the others give {}", text),
                 ax, ar_printf(a, "(%s == AXON_MAX_RANK ? 0 : %s[%s - 1 - %s])", ax, p, n, ax),
                 ar_printf(a, "(%s == AXON_MAX_RANK ? 0 : %s.dims[%s.rank - 1 - %s])", ax, acc, acc, ax), NULL);
     }
-    return acc;
-}
-
-/* Compares a known shape's run with the local axon_shape `got`. */
-static void emit_shape_equal(Gen *g, Constraint *k, const char *got, Shape *want, const char *what)
-{
-    Arena *a = g->c->arena;
-    const char *p, *n;
-    shape_run(g, want, k->why, what, &p, &n);
-    fail_if(g, ar_printf(a, "%s.rank != %s", got, n), "AXON_ERR_CONSTRAINT", k->why,
-            ar_printf(a, "%s: the rank is {}, expected {}", what), ar_printf(a, "%s.rank", got), n, NULL, NULL);
-    const char *j = fresh_local(g, "i");
-    line(g, "for (int %s = 0; %s < %s; %s++)", j, j, n, j);
-    g->indent++;
-    fail_if(g, ar_printf(a, "%s.dims[%s] != %s[%s]", got, j, p, j), "AXON_ERR_CONSTRAINT", k->why,
-            ar_printf(a, "%s: axis {} is {}, expected {}", what), j, ar_printf(a, "%s.dims[%s]", got, j),
-            ar_printf(a, "%s[%s]", p, j), NULL);
-    g->indent--;
-}
-
-/* Variables a constraint needs known before it can be emitted. */
-static int cons_ready(Gen *g, Constraint *k)
-{
-    switch (k->kind) {
-    case C_BCAST_DIM:
-        for (int i = 0; i < k->ops.n; i++)
-            if (!dim_known(g, dim_norm(g->c, k->ops.items[i])))
-                return 0;
-        return !k->dres->link || dim_known(g, dim_norm(g->c, dim_of_var(g->c, k->dres, NULL)));
-    case C_BCAST_SHAPE:
-        for (int i = 0; i < k->ops.n; i++)
-            if (!shape_known(g, k->ops.items[i]))
-                return 0;
-        return !k->sres->link || shape_known(g, shape_of_var(g->c, k->sres, NULL));
-    case C_EQ_DIM:
-        return dim_known(g, k->rewrites ? dim_norm_raw(g->c, k->l) : dim_norm(g->c, k->l)) &&
-               dim_known(g, k->rewrites ? dim_norm_raw(g->c, k->r) : dim_norm(g->c, k->r));
-    case C_EQ_SHAPE:
-        return shape_known(g, k->sl) && shape_known(g, k->sr);
-    case C_NONNEG:
-        return dim_known(g, dim_norm(g->c, k->l));
+    if (st->run) {                  /* the broadcast defines this run */
+        decl(w, run_p(w, st->run), ar_printf(a, "const int64_t *%s = %s.dims;", run_p(w, st->run), acc));
+        decl(w, run_n(w, st->run), ar_printf(a, "int %s = %s.rank;", run_n(w, st->run), acc));
     }
-    return 0;
 }
 
-/* A difference known >= 0 because it is exactly a validated input size. */
-static int nonneg_implied(Gen *g, Dim *d)
+static void w_eq_dim(W *w, PStep *st)
 {
-    DVar *v = dim_is_var(d);
-    if (v && evar(v) && evar(v)->validated)
-        return 1;
-    for (int i = 0; i < g->facts.n; i++) {
-        Fact *f = g->facts.items[i];
-        if (dim_equal(f->dim, d))
-            return 1;
+    Arena *a = w->c->arena;
+    Constraint *k = st->k;
+    int raw = st->raw;
+    Dim *l = raw ? dim_norm_raw(w->c, k->l) : dim_norm(w->c, k->l);
+    Dim *r = raw ? dim_norm_raw(w->c, k->r) : dim_norm(w->c, k->r);
+    int64_t kc;
+    if (dim_is_const(l, &kc)) {             /* the constant on the right */
+        Dim *t = l;
+        l = r;
+        r = t;
     }
-    return 0;
+    const char *lv = dim_local_raw(w, l, raw, k->why, dim_text(w, l, raw));
+    const char *rv = dim_local_raw(w, r, raw, k->why, dim_text(w, r, raw));
+    fail_if(w, ar_printf(a, "%s != %s", lv, rv), "AXON_ERR_CONSTRAINT", k->why,
+            ar_printf(a, "%s does not hold: %s is {}, expected {}", st->text, dim_text(w, l, raw)), lv, rv, NULL, NULL);
 }
 
-/* The check of k; text is k as printed (cons_text). */
-static void emit_cons(Gen *g, Constraint *k, const char *text)
+static void w_nonneg(W *w, PStep *st)
 {
-    Arena *a = g->c->arena;
-    switch (k->kind) {
-    case C_BCAST_DIM: {
-        const char *acc = emit_bcast_dims(g, k);
-        if (!k->dres->link) {
-            EVar *e = ar_alloc(a, sizeof *e);
-            e->c = acc;
-            int ln, col;
-            src_line_col(k->why->loc.src, k->why->loc.start, &ln, &col);
-            e->from = ar_printf(a, "the broadcast at %d:%d", ln, col);
-            set_evar(g, k->dres, e);
-        } else {
-            Dim *r = dim_norm(g->c, dim_of_var(g->c, k->dres, NULL));
-            const char *rv = dim_local(g, r, k->why, "a broadcast result");
-            fail_if(g, ar_printf(a, "%s != %s", acc, rv), "AXON_ERR_BROADCAST", k->why,
-                    ar_printf(a, "the broadcast is {}, expected {} (%s)", text), acc, rv, NULL, NULL);
-        }
+    const char *text = dim_text(w, st->d, 0);
+    const char *v = dim_local(w, st->d, st->k->why, text);
+    fail_if(w, ar_printf(w->c->arena, "%s < 0", v), "AXON_ERR_NEGATIVE", st->k->why,
+            ar_printf(w->c->arena, "the size %s is {}, which is negative", text), v, NULL, NULL, NULL);
+}
+
+static void write_step(W *w, PStep *st)
+{
+    switch (st->kind) {
+    case PS_RANK: w_rank(w, st); break;
+    case PS_MATCH: w_match(w, st); break;
+    case PS_SAME_RUN: w_same_run(w, st); break;
+    case PS_RAGGED: {
+        const char *val = val_c(w, &st->val);
+        val_fail(w, &st->val, ar_printf(w->c->arena, "%s != AXON_DIM_RAGGED", val), "AXON_ERR_SIZE",
+                 node_reason(st->orig, st->why), "is {}, expected AXON_DIM_RAGGED (a ragged axis, *)", val, NULL, NULL);
         break;
     }
-    case C_BCAST_SHAPE: {
-        const char *acc = emit_bcast_shapes(g, k);
-        if (!k->sres->link) {
-            ESVar *e = ar_alloc(a, sizeof *e);
-            e->p = ar_printf(a, "%s.dims", acc);
-            e->n = ar_printf(a, "%s.rank", acc);
-            int ln, col;
-            src_line_col(k->why->loc.src, k->why->loc.start, &ln, &col);
-            e->from = ar_printf(a, "the broadcast at %d:%d", ln, col);
-            set_esvar(g, k->sres, e);
-        } else {
-            emit_shape_equal(g, k, acc, shape_of_var(g->c, k->sres, NULL), ar_printf(a, "%s", text));
-        }
+    case PS_CHECK: w_check(w, st); break;
+    case PS_BIND: w_bind(w, st); break;
+    case PS_SOLVE: w_solve(w, st); break;
+    case PS_EXISTS: w_exists(w, st); break;
+    case PS_KNOWN: w_known(w, st); break;
+    case PS_EVAL: w_eval(w, st); break;
+    case PS_BCAST_DIM: w_bcast_dim(w, st); break;
+    case PS_BCAST_SHAPE: w_bcast_shape(w, st); break;
+    case PS_SHAPE:
+        shape_local(w, st->pattern, st->local, st->why, st->text);
         break;
-    }
-    case C_EQ_DIM: {
-        Dim *l = k->rewrites ? dim_norm_raw(g->c, k->l) : dim_norm(g->c, k->l);
-        Dim *r = k->rewrites ? dim_norm_raw(g->c, k->r) : dim_norm(g->c, k->r);
-        int64_t kc;
-        if (dim_is_const(l, &kc)) {           /* the constant on the right */
-            Dim *t = l;
-            l = r;
-            r = t;
-        }
-        const char *lv = dim_local(g, l, k->why, dim_text(g, l, k->rewrites));
-        const char *rv = dim_local(g, r, k->why, dim_text(g, r, k->rewrites));
-        fail_if(g, ar_printf(a, "%s != %s", lv, rv), "AXON_ERR_CONSTRAINT", k->why,
-                ar_printf(a, "%s does not hold: %s is {}, expected {}", text, dim_text(g, l, k->rewrites)), lv, rv,
-                NULL, NULL);
-        break;
-    }
-    case C_EQ_SHAPE: {
-        const char *got = shape_local(g, k->sl, k->why, "a shape");
-        emit_shape_equal(g, k, got, k->sr, text);
-        break;
-    }
-    case C_NONNEG: {
-        Dim *d = dim_norm(g->c, k->l);
-        const char *v = dim_local(g, d, k->why, dim_text(g, d, 0));
-        fail_if(g, ar_printf(a, "%s < 0", v), "AXON_ERR_NEGATIVE", k->why,
-                ar_printf(a, "the size %s is {}, which is negative", dim_text(g, d, 0)), v, NULL, NULL, NULL);
-        break;
-    }
+    case PS_EQ_DIM: w_eq_dim(w, st); break;
+    case PS_NONNEG: w_nonneg(w, st); break;
     }
 }
 
-/* Whether a constraint needs no code: done, a duplicate, or implied.  When
- * it does, *text is k as printed (cons_text). */
-static int cons_skip(Gen *g, Constraint *k, const char **text)
-{
-    if (k->done)
-        return 1;
-    if (k->kind == C_NONNEG) {
-        Dim *d = dim_norm(g->c, k->l);
-        int64_t v;
-        if (dim_is_const(d, &v) || !dim_has_neg(d) || nonneg_implied(g, d))
-            return 1;
-    }
-    *text = cons_text(g, k);
-    if (k->kind == C_BCAST_DIM || k->kind == C_BCAST_SHAPE)
-        return 0;                 /* a broadcast also defines its result */
-    for (int i = 0; i < g->emitted.n; i++)
-        if (strcmp(g->emitted.items[i], *text) == 0)
-            return 1;
-    return 0;
-}
-
-static void plan_rest(Gen *g)
-{
-    int progress = 1, last_resort = 0;
-    while (progress) {
-        progress = 0;
-        for (int i = 0; i < g->facts.n; i++) {
-            Fact *f = g->facts.items[i];
-            if (!f->done && try_fact(g, f, last_resort)) {
-                f->done = 1;
-                progress = 1;
-                if (last_resort)
-                    break;                /* one, then the ordinary rules again */
-            }
-        }
-        for (int i = 0; i < g->cons.n; i++) {
-            Constraint *k = g->cons.items[i];
-            if (!k || !cons_ready(g, k))
-                continue;
-            g->cons.items[i] = NULL;
-            progress = 1;
-            const char *text;
-            if (cons_skip(g, k, &text))
-                continue;
-            pv_push(g->c->arena, &g->emitted, (void *)text);
-            emit_cons(g, k, text);
-        }
-        if (!progress && !last_resort) {
-            last_resort = progress = 1;
-        } else if (progress) {
-            last_resort = 0;
-        }
-    }
-    /* What is left depends on sizes the inputs do not give. */
-    for (int i = 0; i < g->facts.n; i++) {
-        Fact *f = g->facts.items[i];
-        if (!f->done)
-            line(g, "/* %s (%s) is not checked: it depends on sizes the inputs do not give */",
-                 fact_where(g, f), dim_text(g, f->dim, 0));
-    }
-    for (int i = 0; i < g->cons.n; i++) {
-        Constraint *k = g->cons.items[i];
-        const char *text;
-        if (k && !cons_skip(g, k, &text))
-            line(g, "/* %s is not checked: it depends on sizes the inputs do not give */", text);
-    }
-}
-
-/* ---- step 4: outputs and intermediates ------------------------------- */
+/* ---- outputs and intermediates ----------------------------------------- */
 
 /* Writes t's shape into the axon_shape `dst`.  The fixed-rank prefix (before
  * any shape variable) is stored directly: the header's #if guarantees
  * AXON_MAX_RANK is large enough for it. */
-static void emit_result(Gen *g, Tensor *t, const char *dst, int *max_static, int warn_unknown)
+static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int warn_unknown)
 {
-    Arena *a = g->c->arena;
-    Shape *s = shape_norm(g->c, t->type->shape);
+    Arena *a = w->c->arena;
+    Shape *s = shape_norm(w->c, t->type->shape);
     const Origin *why = t->type->origin;
     uint32_t prefix = 0;
     while (prefix < s->n && s->s[prefix].dim)
@@ -1062,100 +801,179 @@ static void emit_result(Gen *g, Tensor *t, const char *dst, int *max_static, int
         const char *v = NULL;
         if (s->s[i].dim) {
             Dim *d = s->s[i].dim;
-            v = dim_local(g, d, why, ar_printf(a, "a size of %s", t->desc));
+            v = dim_local(w, d, why, ar_printf(a, "a size of %s", t->desc));
             if (!v) {
                 v = "AXON_DIM_UNKNOWN";
                 if (warn_unknown)
-                    diag_warning(g->c->diag, why ? why->loc : (Loc){ 0, 0, 0 },
+                    diag_warning(w->c->diag, why ? why->loc : (Loc){ 0, 0, 0 },
                                  "'%s': %s axis %u (%s) is not determined by the input shapes; it is "
                                  "AXON_DIM_UNKNOWN at run time",
-                                 g->fname, t->desc, i, dim_text(g, d, 0));
+                                 w->p->fname, t->desc, i, dim_text(w, d, 0));
             }
         }
         if (i < prefix) {
-            line(g, "%s.dims[%u] = %s;", dst, i, v);
+            line(w, "%s.dims[%u] = %s;", dst, i, v);
             if (i + 1 == prefix)
-                line(g, "%s.rank = %u;", dst, prefix);
+                line(w, "%s.rank = %u;", dst, prefix);
             continue;
         }
         if (i == 0)
-            line(g, "%s.rank = 0;", dst);
+            line(w, "%s.rank = 0;", dst);
         if (s->s[i].var) {
-            ESVar *e = esvar(s->s[i].var);
-            fail_if(g, ar_printf(a, "axon__append(&%s, %s, %s)", dst, e->p, e->n), "AXON_ERR_RANK", why,
+            SVar *r = s->s[i].var;
+            fail_if(w, ar_printf(a, "axon__append(&%s, %s, %s)", dst, run_p(w, r), run_n(w, r)), "AXON_ERR_RANK", why,
                     ar_printf(a, "%s would have more than AXON_MAX_RANK axes", t->desc), NULL, NULL, NULL, NULL);
         } else {
-            fail_if(g, ar_printf(a, "axon__push(&%s, %s)", dst, v), "AXON_ERR_RANK", why,
+            fail_if(w, ar_printf(a, "axon__push(&%s, %s)", dst, v), "AXON_ERR_RANK", why,
                     ar_printf(a, "%s would have more than AXON_MAX_RANK axes", t->desc), NULL, NULL, NULL, NULL);
         }
     }
     if (s->n == 0)
-        line(g, "%s.rank = 0;", dst);
+        line(w, "%s.rank = 0;", dst);
 }
 
 /* Whether every shape variable of t is known (else its rank is unknown). */
-static int rank_known(Gen *g, Tensor *t)
+static int rank_known(W *w, PTensor *t)
 {
-    Shape *s = shape_norm(g->c, t->type->shape);
+    Shape *s = shape_norm(w->c, t->type->shape);
     for (uint32_t i = 0; i < s->n; i++)
-        if (s->s[i].var && !esvar(s->s[i].var))
+        if (s->s[i].var && !plan_run(s->s[i].var))
             return 0;
     return 1;
 }
 
-static int elem_of(Gen *g, Tensor *t)
+static int elem_of(W *w, PTensor *t)
 {
     Elem *e = elem_find(t->type->elem);
-    return e->prim != EL_VAR ? e->prim : g->opt->elem_default;
+    return e->prim != EL_VAR ? e->prim : w->opt->elem_default;
+}
+
+/* ---- flattening the signature into tensors --------------------------- */
+
+static int flatten(W *w, Type *t, const char *desc, PtrVec *out, const char **why_not)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_TENSOR: {
+        PTensor *x = ar_alloc(w->c->arena, sizeof *x);
+        x->desc = desc;
+        x->type = t;
+        pv_push(w->c->arena, out, x);
+        return 0;
+    }
+    case TY_TUPLE:
+        for (uint32_t i = 0; i < t->n; i++)
+            if (flatten(w, t->items[i], ar_printf(w->c->arena, "%s item %u", desc, i + 1), out, why_not))
+                return 1;
+        return 0;
+    case TY_FUNC:
+        *why_not = ar_printf(w->c->arena, "%s is a function", desc);
+        return 1;
+    case TY_VAR:
+        *why_not = ar_printf(w->c->arena, "%s can be of any type (it is not known to be a tensor)", desc);
+        return 1;
+    }
+    return 1;
 }
 
 /* The named intermediate tensors: the names bound by the statements of the
  * function's own body (tuple patterns give one name per item). */
-static void collect_temps(Gen *g, Pattern *p, Type *t)
+static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
 {
     if (!p || !t)
         return;
     t = type_prune(t);
     if (p->kind == PAT_NAME && t->kind == TY_TENSOR) {
-        Tensor *x = ar_alloc(g->c->arena, sizeof *x);
+        PTensor *x = ar_alloc(w->c->arena, sizeof *x);
         x->desc = p->name;
         x->type = t;
-        pv_push(g->c->arena, &g->temps, x);
+        pv_push(w->c->arena, out, x);
     } else if (p->kind == PAT_TUPLE && t->kind == TY_TUPLE && (uint32_t)p->items.n == t->n) {
         for (uint32_t i = 0; i < t->n; i++)
-            collect_temps(g, p->items.items[i], t->items[i]);
+            collect_temps(w, p->items.items[i], t->items[i], out);
     }
 }
 
 /* ---- the whole function ---------------------------------------------- */
 
-/* The notes on variables belong to one function only. */
-static void clear_notes(Gen *g)
+static int not_exported(W *w, Loc loc, const char *why)
 {
-    for (int i = 0; i < g->noted_d.n; i++)
-        ((DVar *)g->noted_d.items[i])->aux = NULL;
-    for (int i = 0; i < g->noted_s.n; i++)
-        ((SVar *)g->noted_s.items[i])->aux = NULL;
-    g->noted_d.n = g->noted_s.n = 0;
+    plan_clear(w->p);
+    diag_warning(w->c->diag, loc, "'%s' is not exported: %s", w->p->fname, why);
+    return 1;
 }
 
-static int not_exported(Gen *g, Loc loc, const char *why)
+/* The members of P_NAME_dims: the variables the signature names. */
+static void write_dims(W *w, FnCode *fc, PtrVec **lists)
 {
-    clear_notes(g);
-    diag_warning(g->c->diag, loc, "'%s' is not exported: %s", g->fname, why);
-    return 1;
+    Arena *a = w->c->arena;
+    Namer *nm = w->p->nm;
+    PtrVec seen = { 0 };
+    line(w, "if (dims) {");
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < lists[l]->n; i++) {
+            Shape *s = shape_norm(w->c, ((PTensor *)lists[l]->items[i])->type->shape);
+            for (uint32_t k = 0; k < s->n; k++) {
+                PtrVec vars = { 0 };
+                if (s->s[k].var) {
+                    SVar *v = s->s[k].var;
+                    if (namer_name_of(nm, &v->stamp, &v->mark) && !(v->def && !v->def->done))
+                        pv_push(a, &vars, v);
+                } else {
+                    Dim *d = dim_norm(w->c, s->s[k].dim);
+                    for (uint32_t m = 0; m < d->nt; m++)
+                        for (uint32_t f = 0; f < d->t[m].nf; f++) {
+                            DVar *v = d->t[m].f[f].var;
+                            if (v && !v->dyn && namer_name_of(nm, &v->stamp, &v->mark))
+                                pv_push(a, &vars, v);
+                        }
+                }
+                for (int j = 0; j < vars.n; j++) {
+                    void *key = vars.items[j];
+                    int dup = 0;
+                    for (int q = 0; q < seen.n && !dup; q++)
+                        dup = seen.items[q] == key;
+                    if (dup)
+                        continue;
+                    pv_push(a, &seen, key);
+                    if (s->s[k].var) {
+                        SVar *v = key;
+                        const char *name = namer_name_of(nm, &v->stamp, &v->mark);
+                        buf_printf(&fc->dims, "    axon_shape %s;\n", name);
+                        if (plan_run(v)) {
+                            line(w, "    dims->%s.rank = 0;", name);
+                            line(w, "    (void)axon__append(&dims->%s, %s, %s);", name, run_p(w, v), run_n(w, v));
+                        } else {
+                            line(w, "    dims->%s.rank = -1;", name);
+                        }
+                    } else {
+                        DVar *v = key;
+                        const char *name = namer_name_of(nm, &v->stamp, &v->mark);
+                        buf_printf(&fc->dims, "    int64_t %s;\n", name);
+                        line(w, "    dims->%s = %s;", name, plan_var(v) ? plan_var(v)->local : "AXON_DIM_UNKNOWN");
+                    }
+                }
+            }
+        }
+    line(w, "}");
 }
 
 int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOptions *opt, FnCode *fc)
 {
-    Gen gen;
-    Gen *g = &gen;
-    memset(g, 0, sizeof *g);
-    g->c = &cp->ctx;
-    g->opt = opt;
-    g->fname = b->item->name;
-    g->file = cp->src->name;
-    Arena *a = g->c->arena;
+    Arena *a = &cp->arena;
+    Namer nm;
+    Plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.c = &cp->ctx;
+    plan.nm = &nm;
+    plan.fname = b->item->name;
+    W writer;
+    W *w = &writer;
+    memset(w, 0, sizeof *w);
+    w->c = &cp->ctx;
+    w->p = &plan;
+    w->opt = opt;
+    w->file = cp->src->name;
     Loc at = b->item->name_loc;
 
     memset(fc, 0, sizeof *fc);
@@ -1163,13 +981,13 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     buf_init(&fc->body, a);
     buf_init(&fc->counts, a);
     buf_init(&fc->temp_names, a);
-    g->body = &fc->body;
+    w->body = &fc->body;
 
     /* The signature, named as `axonc check` names it. */
-    namer_init(&g->nm, g->c, 0);
+    namer_init(&nm, w->c, 0);
     Buf sig;
     buf_init(&sig, a);
-    pr_scheme(&g->nm, &sig, b->scheme);
+    pr_scheme(&nm, &sig, b->scheme);
 
     Type *ft = type_prune(b->scheme->type);   /* a function (emit.c) */
     FnExpr *fn = b->item->value && b->item->value->kind == EX_FN ? b->item->value->lam : NULL;
@@ -1178,148 +996,89 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     for (uint32_t i = 0; i < ft->n; i++)
         if (type_prune(ft->items[i])->kind == TY_FUNC) {
             Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
-            return not_exported(g, at, p ? ar_printf(a, "argument %u (%s) is a function", i + 1, p->name)
+            return not_exported(w, at, p ? ar_printf(a, "argument %u (%s) is a function", i + 1, p->name)
                                          : ar_printf(a, "argument %u is a function", i + 1));
         }
     for (uint32_t i = 0; i < ft->n; i++) {
         Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
         const char *desc = p ? ar_printf(a, "argument %u (%s)", i + 1, p->name) : ar_printf(a, "argument %u", i + 1);
-        int before = g->inputs.n;
-        if (flatten(g, ft->items[i], desc, &g->inputs, &why_not))
-            return not_exported(g, at, why_not);
-        for (int k = before; k < g->inputs.n; k++)
-            ((Tensor *)g->inputs.items[k])->at =
-                origin_new(g->c, p ? p->loc : at, p ? p->name : g->fname, NULL, 0);
+        int before = plan.inputs.n;
+        if (flatten(w, ft->items[i], desc, &plan.inputs, &why_not))
+            return not_exported(w, at, why_not);
+        for (int k = before; k < plan.inputs.n; k++)
+            ((PTensor *)plan.inputs.items[k])->at = origin_new(w->c, p ? p->loc : at, p ? p->name : plan.fname, NULL, 0);
     }
-    if (flatten(g, ft->ret, "output", &g->outputs, &why_not))
-        return not_exported(g, at, why_not);
-    for (int i = 0; i < g->outputs.n; i++) {
-        Tensor *t = g->outputs.items[i];
+    if (flatten(w, ft->ret, "output", &plan.outputs, &why_not))
+        return not_exported(w, at, why_not);
+    for (int i = 0; i < plan.outputs.n; i++) {
+        PTensor *t = plan.outputs.items[i];
         t->desc = ar_printf(a, "output %d", i + 1);
     }
+    PtrVec named = { 0 };
     if (fn)
         for (int i = 0; i < fn->stmts.n; i++) {
             Stmt *st = fn->stmts.items[i];
-            collect_temps(g, st->pat, st->pat->type);
+            collect_temps(w, st->pat, st->pat->type, &named);
         }
     /* Element types. */
-    PtrVec *lists[3] = { &g->inputs, &g->outputs, &g->temps };
+    PtrVec *lists[3] = { &plan.inputs, &plan.outputs, &named };
     int elem_vars = 0;
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < lists[l]->n; i++)
-            if (elem_find(((Tensor *)lists[l]->items[i])->type->elem)->prim == EL_VAR)
+            if (elem_find(((PTensor *)lists[l]->items[i])->type->elem)->prim == EL_VAR)
                 elem_vars = 1;
     if (elem_vars && opt->elem_default == EL_VAR)
-        return not_exported(g, at, "its element type is a variable; choose one with --elem-type");
+        return not_exported(w, at, "its element type is a variable; choose one with --elem-type");
 
-    InPlan *ip = ar_alloc(a, sizeof(InPlan) * (size_t)(g->inputs.n ? g->inputs.n : 1));
-    plan_ranks(g, ip);
-    if (g->failed) {
-        clear_notes(g);
-        return 1;
-    }
-    plan_facts(g, ip);
-    for (int i = 0; i < b->scheme->cons.n; i++)
-        pv_push(a, &g->cons, b->scheme->cons.items[i]);
-    plan_rest(g);
+    if (plan_function(&plan, b->scheme))
+        return not_exported(w, plan.refused_at.src ? plan.refused_at : at, plan.refused);
+    for (int i = 0; i < plan.steps.n; i++)
+        write_step(w, plan.steps.items[i]);
 
     /* Outputs, then intermediates when asked. */
     int max_static = 0;
-    for (int i = 0; i < g->outputs.n; i++) {
-        Tensor *t = g->outputs.items[i];
-        if (!rank_known(g, t))
-            return not_exported(g, at, ar_printf(a, "the rank of %s (%s) is not determined by the input shapes",
-                                                 t->desc, shape_text(g, t->type->shape)));
-        emit_result(g, t, ar_printf(a, "out[%d]", i), &max_static, 1);
+    for (int i = 0; i < plan.outputs.n; i++) {
+        PTensor *t = plan.outputs.items[i];
+        if (!rank_known(w, t))
+            return not_exported(w, at, ar_printf(a, "the rank of %s (%s) is not determined by the input shapes",
+                                                 t->desc, shape_text(w, t->type->shape)));
+        emit_result(w, t, ar_printf(a, "out[%d]", i), &max_static, 1);
     }
-    int ntemps = 0;
-    PtrVec temps = { 0 }, aliases = { 0 };
-    for (int i = 0; i < g->temps.n; i++) {
-        Tensor *t = g->temps.items[i];
-        Tensor *is_out = NULL;
-        for (int k = 0; k < g->outputs.n && !is_out; k++)
-            if (type_prune(((Tensor *)g->outputs.items[k])->type) == type_prune(t->type))
-                is_out = g->outputs.items[k];
+    PtrVec aliases = { 0 };
+    for (int i = 0; i < named.n; i++) {
+        PTensor *t = named.items[i];
+        PTensor *is_out = NULL;
+        for (int k = 0; k < plan.outputs.n && !is_out; k++)
+            if (type_prune(((PTensor *)plan.outputs.items[k])->type) == type_prune(t->type))
+                is_out = plan.outputs.items[k];
         if (is_out)        /* the value returned: its buffer is the output's */
             pv_push(a, &aliases, ar_printf(a, "%s is %s", t->desc, is_out->desc));
-        else if (rank_known(g, t))
-            pv_push(a, &temps, t);
+        else if (rank_known(w, t))
+            pv_push(a, &plan.temps, t);
     }
-    g->temps = temps;
-    if (g->temps.n) {
-        int nknown = g->known.n;              /* locals of the block stay in it */
-        line(g, "if (tmp) {");
-        g->indent++;
-        for (int i = 0; i < g->temps.n; i++) {
-            Tensor *t = g->temps.items[i];
-            emit_result(g, t, ar_printf(a, "tmp[%d]", i), &max_static, 0);
+    if (plan.temps.n) {
+        int ncache = w->cache_d.n;           /* locals of the block stay in it */
+        line(w, "if (tmp) {");
+        w->indent++;
+        for (int i = 0; i < plan.temps.n; i++) {
+            PTensor *t = plan.temps.items[i];
+            emit_result(w, t, ar_printf(a, "tmp[%d]", i), &max_static, 0);
             buf_printf(&fc->temp_names, "    case %d: return \"%s\";\n", i, t->desc);
-            ntemps++;
         }
-        g->indent--;
-        line(g, "}");
-        g->known.n = g->known_c.n = nknown;
+        w->indent--;
+        line(w, "}");
+        w->cache_d.n = w->cache_c.n = ncache;
     }
-    for (int i = 0; i < g->inputs.n; i++)
-        if ((int)ip[i].ndims > max_static)
-            max_static = ip[i].ndims;
-
-    /* The dimensions struct: the variables the signature names. */
-    PtrVec named = { 0 };
-    for (int l = 0; l < 3; l++)
-        for (int i = 0; i < lists[l]->n; i++) {
-            Shape *s = shape_norm(g->c, ((Tensor *)lists[l]->items[i])->type->shape);
-            for (uint32_t k = 0; k < s->n; k++) {
-                if (s->s[k].var) {
-                    SVar *v = s->s[k].var;
-                    if (namer_name_of(&g->nm, &v->stamp, &v->mark) && !(v->def && !v->def->done))
-                        pv_push(a, &named, &s->s[k]);
-                } else {
-                    Dim *d = dim_norm(g->c, s->s[k].dim);
-                    for (uint32_t m = 0; m < d->nt; m++)
-                        for (uint32_t f = 0; f < d->t[m].nf; f++) {
-                            DVar *v = d->t[m].f[f].var;
-                            if (v && !v->dyn && namer_name_of(&g->nm, &v->stamp, &v->mark)) {
-                                Seg *seg = ar_alloc(a, sizeof *seg);
-                                seg->dim = dim_of_var(g->c, v, NULL);
-                                pv_push(a, &named, seg);
-                            }
-                        }
-                }
-            }
-        }
-    PtrVec seen = { 0 };
-    line(g, "if (dims) {");
-    for (int i = 0; i < named.n; i++) {
-        Seg *seg = named.items[i];
-        void *key = seg->var ? (void *)seg->var : (void *)dim_is_var(seg->dim);
-        int dup = 0;
-        for (int k = 0; k < seen.n; k++)
-            if (seen.items[k] == key)
-                dup = 1;
-        if (dup)
-            continue;
-        pv_push(a, &seen, key);
-        if (seg->var) {
-            SVar *v = seg->var;
-            const char *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
-            buf_printf(&fc->dims, "    axon_shape %s;\n", name);
-            ESVar *e = esvar(v);
-            if (e) {
-                line(g, "    dims->%s.rank = 0;", name);
-                line(g, "    (void)axon__append(&dims->%s, %s, %s);", name, e->p, e->n);
-            } else {
-                line(g, "    dims->%s.rank = -1;", name);
-            }
-        } else {
-            DVar *v = dim_is_var(seg->dim);
-            const char *name = namer_name_of(&g->nm, &v->stamp, &v->mark);
-            buf_printf(&fc->dims, "    int64_t %s;\n", name);
-            line(g, "    dims->%s = %s;", name, evar(v) && evar(v)->c ? evar(v)->c : "AXON_DIM_UNKNOWN");
-        }
+    for (int i = 0; i < plan.inputs.n; i++) {
+        int known;
+        int r = shape_rank(shape_norm(w->c, ((PTensor *)plan.inputs.items[i])->type->shape), &known);
+        if (r > max_static)
+            max_static = r;
     }
-    line(g, "}");
-    line(g, "(void)in; (void)out; (void)tmp; (void)dims; (void)err;");
+    PtrVec *with_temps[3] = { &plan.inputs, &plan.outputs, &plan.temps };
+    write_dims(w, fc, with_temps);
+    drop_unused(w);
+    line(w, "(void)in; (void)out; (void)tmp; (void)dims; (void)err;");
     /* The overflow flag of the checked arithmetic, where there is any. */
     if (strstr(buf_str(&fc->body), "&bad")) {
         Buf whole;
@@ -1333,14 +1092,14 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
 
     /* Counts for the plan. */
     const char *list_names[3] = { "in", "out", "tmp" };
-    g->body = &fc->counts;
+    w->body = &fc->counts;
     for (int l = 1; l < 3; l++)
-        for (int i = 0; i < lists[l]->n; i++) {
-            Tensor *t = lists[l]->items[i];
+        for (int i = 0; i < with_temps[l]->n; i++) {
+            PTensor *t = with_temps[l]->items[i];
             const char *arr = list_names[l];
-            fail_if(g,
+            fail_if(w,
                     ar_printf(a, "axon__count(&plan->%s[%d], %d, &plan->%s_elements[%d], &plan->%s_bytes[%d])", arr, i,
-                              elem_size(elem_of(g, t)), arr, i, arr, i),
+                              elem_size(elem_of(w, t)), arr, i, arr, i),
                     "AXON_ERR_OVERFLOW", t->type->origin,
                     ar_printf(a, "%s has more elements (or bytes) than int64 can count", t->desc), NULL, NULL, NULL,
                     NULL);
@@ -1349,12 +1108,12 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     /* The comment above the function. */
     Buf doc;
     buf_init(&doc, a);
-    buf_printf(&doc, "/* %s : %s\n", g->fname, buf_str(&sig));
+    buf_printf(&doc, "/* %s : %s\n", plan.fname, buf_str(&sig));
     for (int l = 0; l < 3; l++)
-        for (int i = 0; i < lists[l]->n; i++) {
-            Tensor *t = lists[l]->items[i];
-            buf_printf(&doc, " *   %s[%d]: %s, %s %s\n", list_names[l], i, t->desc, elem_name(elem_of(g, t)),
-                       shape_text(g, t->type->shape));
+        for (int i = 0; i < with_temps[l]->n; i++) {
+            PTensor *t = with_temps[l]->items[i];
+            buf_printf(&doc, " *   %s[%d]: %s, %s %s\n", list_names[l], i, t->desc, elem_name(elem_of(w, t)),
+                       shape_text(w, t->type->shape));
         }
     for (int i = 0; i < aliases.n; i++)
         buf_printf(&doc, " *   (%s: not an intermediate)\n", (const char *)aliases.items[i]);
@@ -1364,10 +1123,10 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     buf_printf(&doc, " */\n#if AXON_MAX_RANK < %d\n#error \"%s needs AXON_MAX_RANK >= %d\"\n#endif\n", max_static,
                cname, max_static);
     fc->doc = buf_str(&doc);
-    fc->ninputs = g->inputs.n;
-    fc->noutputs = g->outputs.n;
-    fc->ntemps = ntemps;
+    fc->ninputs = plan.inputs.n;
+    fc->noutputs = plan.outputs.n;
+    fc->ntemps = plan.temps.n;
 
-    clear_notes(g);
+    plan_clear(&plan);
     return 0;
 }

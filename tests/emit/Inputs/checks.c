@@ -50,9 +50,10 @@ int main(void)
     in[0] = SHAPE(7);
     EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_DIVISIBILITY, 11, 23,
                  "checks.axon:11:23: argument 1 (x) axis 0 is 7, which is not of the form 2 * a");
+    /* every input axis is a size before anything is solved from it */
     in[0] = SHAPE(-4);
-    EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_NEGATIVE, 11, 23,
-                 "checks.axon:11:23: argument 1 (x) axis 0 is -4, which is not of the form 2 * a with a >= 0");
+    EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_SIZE, 11, 14,
+                 "checks.axon:11:14: argument 1 (x) axis 0 is -4, expected a size (>= 0)");
     in[0] = SHAPE(6);
     in[1] = SHAPE(4);
     EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_SIZE, 11, 40,

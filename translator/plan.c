@@ -1,0 +1,999 @@
+/* plan.c - the run-time plan of one exported function (plan.h): a small
+ * solver over what the shape function will know once the input shapes are
+ * numbers.
+ *
+ * Knowledge is per variable: a dimension variable is known when a local
+ * holds its value (PVar), a shape variable when a run of some concrete
+ * shape is its value (PRun).  Facts wait in three lists and are taken up,
+ * in a fixed-point loop, as soon as what they need is known:
+ *
+ *   match    P against S      S a concrete shape (an input, a computed
+ *            broadcast, a residual's known side), P a pattern with at
+ *            most one shape variable whose run is unknown: S's rank gives
+ *            that run's length (and is checked); every axis of P becomes
+ *            an equation, every known run in P a comparison.
+ *   equation d = v            v a run-time value.  d known: check.  d a
+ *            variable: bind it.  d with one unknown x, in one term
+ *            c * x^k * K (K known): solve (x^k = (v - rest) / (c * K),
+ *            checking divisibility, exact roots, >= 0).  Otherwise wait.
+ *   residual (scheme)         broadcast(ops) = r: once the operands are
+ *            known it is computed, and r is bound to it, compared with it,
+ *            or (a pattern) matched against it.  l = r: checked when both
+ *            are known, else an equation for the side with unknowns.
+ *            sl = sr (an ambiguous split): the known side is materialised
+ *            and the other matched against it.  d >= 0: checked.
+ *
+ * When nothing more can be done, the last resort takes one waiting fact
+ * at a time: a shape variable that a broadcast defines is bound from an
+ * input after all; an equation in several unknowns gives its expression's
+ * value for later use.  An equation left at the end whose unknowns nothing
+ * else mentions only needs a solution to exist (PS_EXISTS, exists_rule);
+ * anything else left refuses the function, saying which fact and why.
+ */
+#include "plan.h"
+
+#include <string.h>
+
+#include "dim.h"
+#include "solve.h"
+#include "types.h"
+
+typedef struct PEq {        /* a waiting equation d = val */
+    Dim *d;                 /* as first made */
+    int raw;                /* from a residual with a rewrite rule */
+    PVal val;
+    const Origin *why;
+    const char *text;       /* the residual it comes from, or NULL */
+    const char *recorded;   /* last resort: the local that holds its value */
+    int done;
+} PEq;
+
+typedef struct PMatch {     /* a waiting match of a pattern against src */
+    PSrc *src;
+    Shape *pattern;         /* normalised, for messages */
+    PtrVec segs;            /* Seg*, as first made */
+    const Origin *why;
+    int input;              /* >= 0: the match of an input */
+    int done;
+} PMatch;
+
+typedef struct Pl {
+    Plan *p;
+    Ctx *c;
+    PtrVec matches, eqs, cons;
+    PtrVec emitted;         /* texts of the residuals planned (duplicates) */
+    PtrVec nonneg;          /* Dim*: expressions equal to a size >= 0 */
+    int last_resort;
+} Pl;
+
+/* ---- knowledge ---------------------------------------------------------- */
+
+PVar *plan_var(const DVar *v) { return v->aux; }
+PRun *plan_run(const SVar *v) { return v->aux; }
+
+static void set_var(Pl *pl, DVar *v, PVar *k)
+{
+    v->aux = k;
+    pv_push(pl->c->arena, &pl->p->noted_d, v);
+}
+
+static void set_run(Pl *pl, SVar *v, PRun *r)
+{
+    v->aux = r;
+    pv_push(pl->c->arena, &pl->p->noted_s, v);
+}
+
+void plan_clear(Plan *p)
+{
+    for (int i = 0; i < p->noted_d.n; i++)
+        ((DVar *)p->noted_d.items[i])->aux = NULL;
+    for (int i = 0; i < p->noted_s.n; i++)
+        ((SVar *)p->noted_s.items[i])->aux = NULL;
+    p->noted_d.n = p->noted_s.n = 0;
+}
+
+const char *plan_local(Plan *p, const char *stem)
+{
+    return ar_printf(p->c->arena, "%s%d", stem, ++p->nlocal);
+}
+
+const char *plan_known_local(Plan *p, Dim *d)
+{
+    for (int i = 0; i < p->known.n; i++)
+        if (dim_equal(p->known.items[i], d))
+            return p->known_local.items[i];
+    return NULL;
+}
+
+static int known_raw(Plan *p, Dim *d, int raw)
+{
+    d = raw ? dim_norm_raw(p->c, d) : dim_norm(p->c, d);
+    if (d->ragged || plan_known_local(p, d))
+        return 1;
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? !plan_var(f->var) : !known_raw(p, f->div->num, raw) || !known_raw(p, f->div->den, raw))
+                return 0;
+        }
+    return 1;
+}
+
+int plan_dim_known(Plan *p, Dim *d)
+{
+    return known_raw(p, d, 0);
+}
+
+/* Every shape variable known, and every size. */
+static int shape_known(Plan *p, Shape *s)
+{
+    s = shape_norm(p->c, s);
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->s[i].var ? !plan_run(s->s[i].var) : !plan_dim_known(p, s->s[i].dim))
+            return 0;
+    return 1;
+}
+
+/* The name a variable has in the signature, for locals and messages. */
+static const char *var_name(Pl *pl, uint32_t *stamp, void **mark, uint32_t id)
+{
+    const char *name = namer_name_of(pl->p->nm, stamp, mark);
+    return name ? name : ar_printf(pl->c->arena, "_%u", id);
+}
+
+static PStep *step(Pl *pl, PStepKind kind, const Origin *why)
+{
+    PStep *s = ar_alloc(pl->c->arena, sizeof *s);
+    s->kind = kind;
+    s->why = why;
+    s->input = -1;
+    pv_push(pl->c->arena, &pl->p->steps, s);
+    return s;
+}
+
+static PPos pos_copy(Pl *pl, const PPos *p)
+{
+    PPos r = { p->k, { 0 } };
+    for (int i = 0; i < p->runs.n; i++)
+        pv_push(pl->c->arena, &r.runs, p->runs.items[i]);
+    return r;
+}
+
+static int pos_equal(const PPos *a, const PPos *b)
+{
+    if (a->k != b->k || a->runs.n != b->runs.n)
+        return 0;
+    for (int i = 0; i < a->runs.n; i++)
+        if (a->runs.items[i] != b->runs.items[i])
+            return 0;
+    return 1;
+}
+
+static const char *cons_text(Pl *pl, Constraint *k)
+{
+    Buf b;
+    buf_init(&b, pl->c->arena);
+    pr_constraint(pl->p->nm, &b, k);
+    return buf_str(&b);
+}
+
+static const char *dim_text(Pl *pl, Dim *d, int raw)
+{
+    int saved = pl->p->nm->raw;
+    pl->p->nm->raw = raw;
+    const char *s = pr_dim_str(pl->p->nm, d);
+    pl->p->nm->raw = saved;
+    return s;
+}
+
+/* Where a computed shape comes from, for messages: "the broadcast at 3:14". */
+static const char *place(Pl *pl, const char *what, const Origin *why)
+{
+    if (!why || !why->loc.src || why->loc.src->builtin)
+        return what;
+    int ln, col;
+    src_line_col(why->loc.src, why->loc.start, &ln, &col);
+    return ar_printf(pl->c->arena, "%s at %d:%d", what, ln, col);
+}
+
+/* ---- the segments of a shape as first made ------------------------------ */
+
+/* Shape variables expanded through their bindings, but each dimension node
+ * as it stood at that place (a variable's node records, through its
+ * binding, the rule that tied it: the messages say why two axes agree).
+ * Iterative: a chain of bindings may be as long as the program. */
+static void orig_segs(Pl *pl, Shape *s, PtrVec *out)
+{
+    typedef struct { Shape *s; uint32_t i; } Frame;
+    Arena *a = pl->c->arena;
+    PtrVec stack = { 0 };
+    Frame *f = ar_alloc(a, sizeof *f);
+    f->s = s;
+    pv_push(a, &stack, f);
+    while (stack.n) {
+        f = stack.items[stack.n - 1];
+        if (f->i == f->s->n) {
+            stack.n--;
+            continue;
+        }
+        Seg *seg = &f->s->s[f->i++];
+        if (seg->var && seg->var->link) {
+            Frame *g = ar_alloc(a, sizeof *g);
+            g->s = seg->var->link;
+            pv_push(a, &stack, g);
+            continue;
+        }
+        Seg *copy = ar_alloc(a, sizeof *copy);
+        *copy = *seg;
+        pv_push(a, out, copy);
+    }
+}
+
+static PMatch *add_match(Pl *pl, PSrc *src, Shape *pattern, const Origin *why, int input)
+{
+    PMatch *m = ar_alloc(pl->c->arena, sizeof *m);
+    m->src = src;
+    m->pattern = shape_norm(pl->c, pattern);
+    m->why = why;
+    m->input = input;
+    orig_segs(pl, pattern, &m->segs);
+    pv_push(pl->c->arena, &pl->matches, m);
+    return m;
+}
+
+static PEq *add_eq(Pl *pl, Dim *d, PVal val, const Origin *why, const char *text, int raw)
+{
+    PEq *e = ar_alloc(pl->c->arena, sizeof *e);
+    e->d = d;
+    e->val = val;
+    e->why = why;
+    e->text = text;
+    e->raw = raw;
+    pv_push(pl->c->arena, &pl->eqs, e);
+    return e;
+}
+
+static PSrc *computed_src(Pl *pl, const char *local, const char *desc, const Origin *why)
+{
+    PSrc *s = ar_alloc(pl->c->arena, sizeof *s);
+    s->input = -1;
+    s->local = local;
+    s->desc = desc;
+    s->why = why;
+    return s;
+}
+
+/* ---- matches -------------------------------------------------------------- */
+
+static int has_live_def(const Constraint *def)
+{
+    return def && !def->done;
+}
+
+static int try_match(Pl *pl, PMatch *m)
+{
+    Arena *a = pl->c->arena;
+    SVar *unknown = NULL;
+    int nunknown = 0, fixed = 0;
+    PtrVec runs = { 0 };
+    for (int i = 0; i < m->segs.n; i++) {
+        Seg *s = m->segs.items[i];
+        if (s->dim)
+            fixed++;
+        else if (plan_run(s->var))
+            pv_push(a, &runs, s->var);
+        else if (!unknown) {
+            unknown = s->var;
+            nunknown = 1;
+        } else {
+            nunknown = 2;           /* two unknown runs, or one twice */
+        }
+    }
+    if (nunknown > 1)
+        return 0;
+    /* A run that a broadcast defines is compared with the broadcast once
+     * it is computed (a better message), unless nothing else can be done. */
+    if (unknown && has_live_def(unknown->def) && !pl->last_resort)
+        return 0;
+    PStep *st = step(pl, PS_MATCH, m->why);
+    st->src = m->src;
+    st->pattern = m->pattern;
+    st->fixed = fixed;
+    st->runs = runs;
+    st->unknown = unknown;
+    st->input = m->input;
+    PPos pos = { 0, { 0 } };
+    int axis = 0;
+    for (int i = 0; i < m->segs.n; i++) {
+        Seg *s = m->segs.items[i];
+        if (s->dim) {
+            PVal v;
+            memset(&v, 0, sizeof v);
+            v.src = m->src;
+            v.pos = pos_copy(pl, &pos);
+            v.axis = axis;
+            v.where = axis >= 0 ? ar_printf(a, "%s axis %d", m->src->desc, axis)
+                                : ar_printf(a, "%s axis {}", m->src->desc);
+            v.nonneg = m->src->input >= 0 && !m->src->ragged;   /* checked by PS_RANK */
+            add_eq(pl, s->dim, v, m->why, NULL, 0);
+            pos.k++;
+            if (axis >= 0)
+                axis++;
+            continue;
+        }
+        SVar *v = s->var;
+        if (v == unknown) {
+            PRun *r = ar_alloc(a, sizeof *r);
+            r->name = var_name(pl, &v->stamp, &v->mark, v->id);
+            r->src = m->src;
+            r->off = pos_copy(pl, &pos);
+            r->rest.k = fixed;
+            r->rest.runs = runs;
+            r->from = m->src->desc;
+            set_run(pl, v, r);
+        } else {
+            PRun *r = plan_run(v);
+            if (!(r->src == m->src && pos_equal(&r->off, &pos))) {   /* not where it was read */
+                PStep *same = step(pl, PS_SAME_RUN, m->why);
+                same->src = m->src;
+                same->run = v;
+                same->pos = pos_copy(pl, &pos);
+                same->input = m->input;
+            }
+        }
+        pv_push(a, &pos.runs, v);
+        axis = -1;
+    }
+    return 1;
+}
+
+/* ---- equations ------------------------------------------------------------ */
+
+typedef struct Unknowns {
+    PtrVec vars;            /* DVar*, distinct, not known */
+    int in_div;             /* one of them is inside a floor division */
+} Unknowns;
+
+static void collect_unknowns(Pl *pl, Dim *d, Unknowns *u, int in_div)
+{
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (!f->var) {
+                if (!known_raw(pl->p, f->div->num, 0) || !known_raw(pl->p, f->div->den, 0)) {
+                    collect_unknowns(pl, dim_norm(pl->c, f->div->num), u, 1);
+                    collect_unknowns(pl, dim_norm(pl->c, f->div->den), u, 1);
+                }
+                continue;
+            }
+            if (plan_var(f->var))
+                continue;
+            if (in_div)
+                u->in_div = 1;
+            int seen = 0;
+            for (int k = 0; k < u->vars.n && !seen; k++)
+                seen = u->vars.items[k] == f->var;
+            if (!seen)
+                pv_push(pl->c->arena, &u->vars, f->var);
+        }
+}
+
+/* The dimension made of the monomials of d other than the one at skip. */
+static Dim *dim_without(Pl *pl, Dim *d, uint32_t skip)
+{
+    Mono *m = ar_alloc(pl->c->arena, sizeof(Mono) * (d->nt ? d->nt : 1));
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < d->nt; i++)
+        if (i != skip)
+            m[n++] = d->t[i];
+    return dim_canon(pl->c, m, n, NULL);
+}
+
+/* The known factors of monomial m other than x, as a dimension (NULL: 1). */
+static Dim *cofactor(Pl *pl, const Mono *m, const DVar *x)
+{
+    uint32_t n = 0;
+    Factor *f = ar_alloc(pl->c->arena, sizeof(Factor) * (m->nf ? m->nf : 1));
+    for (uint32_t j = 0; j < m->nf; j++)
+        if (m->f[j].var != x)
+            f[n++] = m->f[j];
+    if (n == 0)
+        return NULL;
+    Mono *one = ar_alloc(pl->c->arena, sizeof *one);
+    one->coef = 1;
+    one->nf = n;
+    one->f = f;
+    return dim_canon(pl->c, one, 1, NULL);
+}
+
+/* Whether every variable of d is known (d's value then follows from them,
+ * not from a known expression). */
+static int vars_known(Pl *pl, Dim *d)
+{
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? !plan_var(f->var)
+                       : !vars_known(pl, dim_norm(pl->c, f->div->num)) || !vars_known(pl, dim_norm(pl->c, f->div->den)))
+                return 0;
+        }
+    return 1;
+}
+
+static const char *record_known(Pl *pl, Dim *d, PVal *val, const Origin *why)
+{
+    PStep *st = step(pl, PS_KNOWN, why);
+    st->d = d;
+    st->val = *val;
+    st->local = plan_local(pl->p, "d_e");
+    pv_push(pl->c->arena, &pl->p->known, d);
+    pv_push(pl->c->arena, &pl->p->known_local, (void *)st->local);
+    if (val->nonneg)
+        pv_push(pl->c->arena, &pl->nonneg, d);
+    return st->local;
+}
+
+/* 1 when the equation is settled, 2 when it made progress but waits, 0
+ * when nothing could be done. */
+static int try_eq(Pl *pl, PEq *e)
+{
+    Ctx *c = pl->c;
+    Dim *d = e->raw ? dim_norm_raw(c, e->d) : dim_norm(c, e->d);
+    if (d->ragged) {
+        PStep *st = step(pl, PS_RAGGED, e->why);
+        st->val = e->val;
+        st->d = d;
+        st->orig = e->d;
+        return 1;
+    }
+    /* Known: its variables are, or another fact gave the expression's value
+     * (not this one: that would compare it with itself). */
+    const char *given = plan_known_local(pl->p, d);
+    if (known_raw(pl->p, d, e->raw) && !(e->recorded && given == e->recorded && !vars_known(pl, d))) {
+        PStep *st = step(pl, PS_CHECK, e->why);
+        st->val = e->val;
+        st->d = d;
+        st->orig = e->d;
+        st->text = e->text;
+        st->raw = e->raw;
+        if (e->val.nonneg)
+            pv_push(c->arena, &pl->nonneg, d);
+        return 1;
+    }
+    DVar *x = dim_is_var(d);
+    if (x) {
+        if (has_live_def(x->def) && !pl->last_resort)
+            return 0;                   /* the broadcast will give it; then check */
+        PStep *st = step(pl, PS_BIND, e->why);
+        st->val = e->val;
+        st->d = d;
+        st->orig = e->d;
+        st->var = x;
+        st->text = e->text;
+        PVar *k = ar_alloc(c->arena, sizeof *k);
+        const char *name = var_name(pl, &x->stamp, &x->mark, x->id);
+        k->local = ar_printf(c->arena, "d_%s", name);
+        k->from = e->val.where;
+        k->src = e->d;
+        k->validated = 1;               /* the bind checks >= 0 where needed */
+        set_var(pl, x, k);
+        return 1;
+    }
+    Unknowns u = { { 0 }, 0 };
+    collect_unknowns(pl, d, &u, 0);
+    if (u.vars.n == 1 && !u.in_div) {
+        x = u.vars.items[0];
+        int hits = 0;
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < d->nt; i++)
+            for (uint32_t j = 0; j < d->t[i].nf; j++)
+                if (d->t[i].f[j].var == x) {
+                    hits++;
+                    at = i;
+                }
+        if (hits == 1) {
+            const Mono *m = &d->t[at];
+            PStep *st = step(pl, PS_SOLVE, e->why);
+            st->val = e->val;
+            st->d = d;
+            st->orig = e->d;
+            st->var = x;
+            st->text = e->text;
+            st->coef = m->coef;
+            for (uint32_t j = 0; j < m->nf; j++)
+                if (m->f[j].var == x)
+                    st->pow = m->f[j].pow;
+            st->factor = cofactor(pl, m, x);
+            st->rest = dim_without(pl, d, at);
+            PVar *k = ar_alloc(c->arena, sizeof *k);
+            const char *name = var_name(pl, &x->stamp, &x->mark, x->id);
+            k->local = ar_printf(c->arena, "d_%s", name);
+            k->from = e->val.where;
+            k->validated = 1;
+            set_var(pl, x, k);
+            if (e->val.nonneg)
+                pv_push(c->arena, &pl->nonneg, d);
+            return 1;
+        }
+    }
+    if (pl->last_resort && !e->recorded && !e->raw && !given) {
+        e->recorded = record_known(pl, d, &e->val, e->why);
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- residual constraints --------------------------------------------------- */
+
+static int implied_nonneg(Pl *pl, Dim *d)
+{
+    int64_t v;
+    if (dim_is_const(d, &v) || !dim_has_neg(d) || dim_is_var(d))
+        return 1;
+    for (int i = 0; i < pl->nonneg.n; i++)
+        if (dim_equal(dim_norm(pl->c, pl->nonneg.items[i]), d))
+            return 1;
+    return 0;
+}
+
+static int duplicate(Pl *pl, const char *text)
+{
+    for (int i = 0; i < pl->emitted.n; i++)
+        if (strcmp(pl->emitted.items[i], text) == 0)
+            return 1;
+    pv_push(pl->c->arena, &pl->emitted, (void *)text);
+    return 0;
+}
+
+static PVal val_local(const char *local, const char *where)
+{
+    PVal v;
+    memset(&v, 0, sizeof v);
+    v.local = local;
+    v.axis = -1;
+    v.where = where;
+    v.nonneg = 1;
+    return v;
+}
+
+static int try_bcast_dim(Pl *pl, Constraint *k)
+{
+    Ctx *c = pl->c;
+    for (int i = 0; i < k->ops.n; i++)
+        if (!plan_dim_known(pl->p, k->ops.items[i]))
+            return 0;
+    PStep *st = step(pl, PS_BCAST_DIM, k->why);
+    st->k = k;
+    st->local = plan_local(pl->p, "bc");
+    st->text = cons_text(pl, k);
+    const char *where = place(pl, "the broadcast", k->why);
+    if (!k->dres->link && !plan_var(k->dres)) {
+        PVar *v = ar_alloc(c->arena, sizeof *v);
+        v->local = st->local;
+        v->from = where;
+        v->validated = 1;
+        set_var(pl, k->dres, v);
+        return 1;
+    }
+    /* Its result is a pattern (or already known): an equation. */
+    add_eq(pl, dim_of_var(c, k->dres, k->why), val_local(st->local, where), k->why, st->text, 0);
+    return 1;
+}
+
+static int try_bcast_shape(Pl *pl, Constraint *k)
+{
+    Ctx *c = pl->c;
+    for (int i = 0; i < k->ops.n; i++)
+        if (!shape_known(pl->p, k->ops.items[i]))
+            return 0;
+    PStep *st = step(pl, PS_BCAST_SHAPE, k->why);
+    st->k = k;
+    st->local = plan_local(pl->p, "bs");
+    st->text = cons_text(pl, k);
+    PSrc *src = computed_src(pl, st->local, place(pl, "the broadcast", k->why), k->why);
+    st->src = src;
+    if (!k->sres->link && !plan_run(k->sres)) {
+        PRun *r = ar_alloc(c->arena, sizeof *r);
+        r->name = var_name(pl, &k->sres->stamp, &k->sres->mark, k->sres->id);
+        r->src = src;
+        r->from = src->desc;
+        set_run(pl, k->sres, r);
+        st->run = k->sres;
+        return 1;
+    }
+    add_match(pl, src, shape_of_var(c, k->sres, k->why), k->why, -1);
+    return 1;
+}
+
+/* l = r: checked when both are known; else the known side's value is an
+ * equation for the other. */
+static int try_eq_dim(Pl *pl, Constraint *k, const char *text)
+{
+    int raw = k->rewrites;
+    Dim *l = raw ? dim_norm_raw(pl->c, k->l) : dim_norm(pl->c, k->l);
+    Dim *r = raw ? dim_norm_raw(pl->c, k->r) : dim_norm(pl->c, k->r);
+    int kl = known_raw(pl->p, l, raw), kr = known_raw(pl->p, r, raw);
+    if (kl && kr) {
+        PStep *st = step(pl, PS_EQ_DIM, k->why);
+        st->k = k;
+        st->text = text;
+        st->raw = raw;
+        return 1;
+    }
+    if (!kl && !kr)
+        return 0;
+    Dim *unknown = kl ? r : l, *known = kl ? l : r;
+    PVal v;
+    memset(&v, 0, sizeof v);
+    v.axis = -1;
+    v.local = NULL;
+    v.where = dim_text(pl, known, raw);
+    PStep *st = step(pl, PS_EVAL, k->why);        /* evaluate the known side */
+    st->d = known;
+    st->raw = raw;
+    st->local = plan_local(pl->p, "e");
+    v.local = st->local;
+    add_eq(pl, unknown, v, k->why, text, raw);
+    return 1;
+}
+
+static int try_eq_shape(Pl *pl, Constraint *k, const char *text)
+{
+    Shape *l = shape_norm(pl->c, k->sl), *r = shape_norm(pl->c, k->sr);
+    int kl = shape_known(pl->p, l), kr = shape_known(pl->p, r);
+    if (!kl && !kr)
+        return 0;
+    Shape *known = kl ? l : r, *other = kl ? r : l;
+    PStep *st = step(pl, PS_SHAPE, k->why);
+    st->pattern = known;
+    st->local = plan_local(pl->p, "sh");
+    st->text = text;
+    PSrc *src = computed_src(pl, st->local, ar_printf(pl->c->arena, "%s (from %s)",
+                                                       pr_shape_str(pl->p->nm, known), text),
+                             k->why);
+    st->src = src;
+    add_match(pl, src, other, k->why, -1);
+    return 1;
+}
+
+static int try_cons(Pl *pl, Constraint *k)
+{
+    if (k->done)
+        return 1;
+    switch (k->kind) {
+    case C_BCAST_DIM:
+        return try_bcast_dim(pl, k);
+    case C_BCAST_SHAPE:
+        return try_bcast_shape(pl, k);
+    case C_EQ_DIM:
+        if (!known_raw(pl->p, k->l, k->rewrites) && !known_raw(pl->p, k->r, k->rewrites))
+            return 0;
+        {
+            const char *text = cons_text(pl, k);
+            return duplicate(pl, text) ? 1 : try_eq_dim(pl, k, text);
+        }
+    case C_EQ_SHAPE:
+        if (!shape_known(pl->p, k->sl) && !shape_known(pl->p, k->sr))
+            return 0;
+        {
+            const char *text = cons_text(pl, k);
+            return duplicate(pl, text) ? 1 : try_eq_shape(pl, k, text);
+        }
+    case C_NONNEG: {
+        Dim *d = dim_norm(pl->c, k->l);
+        if (!plan_dim_known(pl->p, d))
+            return 0;
+        if (implied_nonneg(pl, d) || duplicate(pl, cons_text(pl, k)))
+            return 1;
+        PStep *st = step(pl, PS_NONNEG, k->why);
+        st->k = k;
+        st->d = d;
+        return 1;
+    }
+    }
+    return 0;
+}
+
+/* ---- what is left at the end ---------------------------------------------- */
+
+/* Whether variable v occurs in a waiting fact other than `self`. */
+static int mentioned_elsewhere(Pl *pl, DVar *v, PEq *self)
+{
+    for (int i = 0; i < pl->eqs.n; i++) {
+        PEq *e = pl->eqs.items[i];
+        if (e != self && !e->done && dim_mentions(e->raw ? dim_norm_raw(pl->c, e->d) : dim_norm(pl->c, e->d), v))
+            return 1;
+    }
+    for (int i = 0; i < pl->cons.n; i++) {
+        Constraint *k = pl->cons.items[i];
+        if (!k)
+            continue;
+        if ((k->kind == C_EQ_DIM && (dim_mentions(dim_norm(pl->c, k->l), v) || dim_mentions(dim_norm(pl->c, k->r), v))) ||
+            (k->kind == C_NONNEG && dim_mentions(dim_norm(pl->c, k->l), v)))
+            return 1;
+        if (k->kind == C_BCAST_DIM || k->kind == C_BCAST_SHAPE || k->kind == C_EQ_SHAPE)
+            return 1;               /* conservative: such a fact is left anyway */
+    }
+    return 0;
+}
+
+/* An equation d = v whose unknowns occur nowhere else only needs a
+ * solution to exist.  The rule: some unknown x0 occurs once, in a term
+ * +-x0 * M whose other factors M are unknowns of that term only (set to 1);
+ * every other term with unknowns has unknowns of its own (set to 0, or
+ * grown).  With K the known part and R the rest, x0 = +-(v - K - R):
+ *   +x0: a solution exists iff v >= K, or some term of R is negative
+ *        (it can absorb any excess);
+ *   -x0: iff v <= K, or some term of R is positive.
+ * Returns 0 when the rule does not apply; else +1 or -1 (the sign of x0's
+ * term) with *always set when no check is needed, and *known the K part. */
+static int exists_rule(Pl *pl, PEq *e, Dim *d, Unknowns *u, int *always, Dim **known)
+{
+    if (u->in_div || u->vars.n == 0)
+        return 0;
+    for (int i = 0; i < u->vars.n; i++)
+        if (mentioned_elsewhere(pl, u->vars.items[i], e))
+            return 0;
+    /* Each unknown must occur in one term only. */
+    int *term_of = ar_alloc(pl->c->arena, sizeof(int) * (size_t)u->vars.n);
+    for (int i = 0; i < u->vars.n; i++) {
+        term_of[i] = -1;
+        for (uint32_t t = 0; t < d->nt; t++)
+            if (dim_mentions(&(Dim){ 0, 1, &d->t[t], NULL }, u->vars.items[i])) {
+                if (term_of[i] >= 0)
+                    return 0;
+                term_of[i] = (int)t;
+            }
+    }
+    /* x0's term: +-1 times unknowns, each to the first power. */
+    int x0_term = -1;
+    for (int i = 0; i < u->vars.n && x0_term < 0; i++) {
+        const Mono *m = &d->t[term_of[i]];
+        int ok = m->coef == 1 || m->coef == -1;
+        for (uint32_t j = 0; j < m->nf && ok; j++)
+            ok = m->f[j].var && !plan_var(m->f[j].var) && m->f[j].pow == 1;
+        if (ok)
+            x0_term = term_of[i];
+    }
+    if (x0_term < 0)
+        return 0;
+    int sign = d->t[x0_term].coef > 0 ? 1 : -1;
+    *always = 0;
+    Mono *kn = ar_alloc(pl->c->arena, sizeof(Mono) * (d->nt ? d->nt : 1));
+    uint32_t nk = 0;
+    for (uint32_t t = 0; t < d->nt; t++) {
+        if ((int)t == x0_term)
+            continue;
+        int has_unknown = 0, only_unknown = 1;
+        for (int i = 0; i < u->vars.n; i++)
+            if (term_of[i] == (int)t)
+                has_unknown = 1;
+        for (uint32_t j = 0; j < d->t[t].nf; j++)
+            if (!d->t[t].f[j].var || plan_var(d->t[t].f[j].var))
+                only_unknown = 0;
+        if (!has_unknown)
+            kn[nk++] = d->t[t];
+        else if (only_unknown && (d->t[t].coef > 0) != (sign > 0))
+            *always = 1;         /* it grows without bound the other way */
+    }
+    *known = dim_canon(pl->c, kn, nk, NULL);
+    return sign;
+}
+
+static const char *unknown_names(Pl *pl, Unknowns *u)
+{
+    Buf b;
+    buf_init(&b, pl->c->arena);
+    for (int i = 0; i < u->vars.n; i++) {
+        DVar *v = u->vars.items[i];
+        buf_printf(&b, "%s%s", i ? ", " : "", v->dyn ? "?" : var_name(pl, &v->stamp, &v->mark, v->id));
+    }
+    return buf_str(&b);
+}
+
+static int refuse(Pl *pl, Loc at, const char *why)
+{
+    pl->p->refused = why;
+    pl->p->refused_at = at;
+    return 1;
+}
+
+static Loc loc_of(const Origin *o)
+{
+    Loc none = { 0, 0, 0 };
+    return o && o->loc.src && !o->loc.src->builtin ? o->loc : none;
+}
+
+/* Whether a fact mentions a size that only the operation itself gives. */
+static int dyn_in_dim(Pl *pl, Dim *d)
+{
+    d = dim_norm(pl->c, d);
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? f->var->dyn && !plan_var(f->var) : dyn_in_dim(pl, f->div->num) || dyn_in_dim(pl, f->div->den))
+                return 1;
+        }
+    return 0;
+}
+
+static int dyn_in_shape(Pl *pl, Shape *s)
+{
+    s = shape_norm(pl->c, s);
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->s[i].dim && dyn_in_dim(pl, s->s[i].dim))
+            return 1;
+    return 0;
+}
+
+static int dyn_in_cons(Pl *pl, Constraint *k)
+{
+    switch (k->kind) {
+    case C_BCAST_DIM:
+        for (int i = 0; i < k->ops.n; i++)
+            if (dyn_in_dim(pl, k->ops.items[i]))
+                return 1;
+        return k->dres->link && dyn_in_dim(pl, k->dres->link);
+    case C_BCAST_SHAPE:
+        for (int i = 0; i < k->ops.n; i++)
+            if (dyn_in_shape(pl, k->ops.items[i]))
+                return 1;
+        return k->sres->link && dyn_in_shape(pl, k->sres->link);
+    case C_EQ_DIM:
+        return dyn_in_dim(pl, k->l) || dyn_in_dim(pl, k->r);
+    case C_EQ_SHAPE:
+        return dyn_in_shape(pl, k->sl) || dyn_in_shape(pl, k->sr);
+    case C_NONNEG:
+        return dyn_in_dim(pl, k->l);
+    }
+    return 0;
+}
+
+static const char *because(Pl *pl, int dyn)
+{
+    (void)pl;
+    return dyn ? "it depends on a size known only when an operation runs (?)"
+               : "it depends on sizes the inputs do not give";
+}
+
+static int finish_eqs(Pl *pl)
+{
+    Arena *a = pl->c->arena;
+    for (int i = 0; i < pl->eqs.n; i++) {
+        PEq *e = pl->eqs.items[i];
+        if (e->done)
+            continue;
+        Dim *d = e->raw ? dim_norm_raw(pl->c, e->d) : dim_norm(pl->c, e->d);
+        Unknowns u = { { 0 }, 0 };
+        collect_unknowns(pl, d, &u, 0);
+        int always = 0;
+        Dim *kpart = NULL;
+        int sign = exists_rule(pl, e, d, &u, &always, &kpart);
+        if (!sign) {
+            const char *what = e->text ? e->text : ar_printf(a, "%s = %s", dim_text(pl, d, e->raw), e->val.where);
+            return refuse(pl, loc_of(e->why),
+                          ar_printf(a, "the header cannot decide %s from the input shapes (%s; axonc solves "
+                                       "one unknown at a time)",
+                                    what, dyn_in_dim(pl, d) ? because(pl, 1) : ar_printf(a, "unknowns %s", unknown_names(pl, &u))));
+        }
+        e->done = 1;
+        int64_t kc;
+        if (always || (sign > 0 && e->val.nonneg && dim_is_const(kpart, &kc) && kc <= 0))
+            continue;                   /* (v >= 0 >= K holds already) */
+        PStep *st = step(pl, PS_EXISTS, e->why);
+        st->val = e->val;
+        st->d = d;
+        st->orig = e->d;
+        st->rest = kpart;
+        st->sign = sign;
+        st->text = unknown_names(pl, &u);
+    }
+    return 0;
+}
+
+/* ---- the whole plan ----------------------------------------------------- */
+
+static int input_has_ragged(Shape *s)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->s[i].dim && s->s[i].dim->ragged)
+            return 1;
+    return 0;
+}
+
+static int round_of(Pl *pl)
+{
+    int progress = 0;
+    for (int i = 0; i < pl->matches.n; i++) {
+        PMatch *m = pl->matches.items[i];
+        if (!m->done && try_match(pl, m)) {
+            m->done = 1;
+            progress = 1;
+            if (pl->last_resort)
+                return 1;
+        }
+    }
+    for (int i = 0; i < pl->eqs.n; i++) {
+        PEq *e = pl->eqs.items[i];
+        if (e->done)
+            continue;
+        int r = try_eq(pl, e);
+        if (r == 1)
+            e->done = 1;
+        if (r) {
+            progress = 1;
+            if (pl->last_resort)
+                return 1;
+        }
+    }
+    for (int i = 0; i < pl->cons.n; i++) {
+        Constraint *k = pl->cons.items[i];
+        if (k && try_cons(pl, k)) {
+            pl->cons.items[i] = NULL;
+            progress = 1;
+            if (pl->last_resort)
+                return 1;
+        }
+    }
+    return progress;
+}
+
+int plan_function(Plan *p, const Scheme *s)
+{
+    Pl pl;
+    memset(&pl, 0, sizeof pl);
+    pl.p = p;
+    pl.c = p->c;
+    Arena *a = pl.c->arena;
+    /* Every input's rank, and its sizes, before anything reads them. */
+    for (int i = 0; i < p->inputs.n; i++) {
+        PTensor *t = p->inputs.items[i];
+        Shape *sh = shape_norm(pl.c, t->type->shape);
+        PStep *st = step(&pl, PS_RANK, sh->origin);
+        st->input = i;
+        st->pattern = sh;
+        int known;
+        st->fixed = shape_rank(sh, &known);
+        st->ragged = input_has_ragged(sh);
+        PSrc *src = ar_alloc(a, sizeof *src);
+        src->input = i;
+        src->desc = t->desc;
+        src->why = t->at;
+        src->ragged = st->ragged;
+        add_match(&pl, src, t->type->shape, sh->origin, i);
+    }
+    for (int i = 0; i < s->cons.n; i++)
+        pv_push(a, &pl.cons, s->cons.items[i]);
+    for (;;) {
+        if (round_of(&pl)) {
+            pl.last_resort = 0;
+            continue;
+        }
+        if (pl.last_resort)
+            break;
+        pl.last_resort = 1;
+    }
+    pl.last_resort = 0;
+    for (int i = 0; i < pl.matches.n; i++) {
+        PMatch *m = pl.matches.items[i];
+        if (m->done)
+            continue;
+        return refuse(&pl, loc_of(m->why),
+                      m->input >= 0
+                          ? ar_printf(a, "the rank of %s (%s) cannot be split between its shape variables",
+                                      m->src->desc, pr_shape_str(p->nm, m->pattern))
+                          : ar_printf(a, "the header cannot match %s against %s: %s", pr_shape_str(p->nm, m->pattern),
+                                      m->src->desc, because(&pl, 0)));
+    }
+    if (finish_eqs(&pl))
+        return 1;
+    for (int i = 0; i < pl.cons.n; i++) {
+        Constraint *k = pl.cons.items[i];
+        if (!k || k->done)
+            continue;
+        return refuse(&pl, loc_of(k->why),
+                      ar_printf(a, "the header cannot decide %s from the input shapes (%s)", cons_text(&pl, k),
+                                because(&pl, dyn_in_cons(&pl, k))));
+    }
+    return 0;
+}

@@ -1,0 +1,148 @@
+/* plan.h - the run-time plan of one exported function: every fact its
+ * shape function must check, bind or solve once the input shapes are
+ * numbers, in an order where each step's operands are known
+ * (axon-spec.md section 8; docs/design.md, "The run-time plan").
+ *
+ * Inference leaves a scheme: the function's type over variables, and the
+ * residual constraints it could not decide.  At run time each input's
+ * shape is concrete, and the plan (plan.c) is a small solver over that
+ * knowledge: a shape pattern is matched against a concrete shape (an
+ * input, a computed broadcast, a residual's known side), which decides the
+ * one shape variable whose length is unknown and turns each axis into an
+ * equation `d = value`; an equation checks d when d is known, binds a
+ * variable, or solves for the one unknown in it; a residual constraint is
+ * checked once its sizes are known or, when it has unknowns, becomes a
+ * match or an equation that solves them.  What no input decides refuses
+ * the function, with the reason.  emit_fn.c writes each step as C;
+ * plan_print.c writes it as text (`axonc emit --format=plan`).
+ */
+#ifndef AXONC_PLAN_H
+#define AXONC_PLAN_H
+
+#include "print.h"
+#include "terms.h"
+
+typedef struct PTensor {    /* an input, output or intermediate tensor */
+    const char *desc;       /* "argument 2 (K)", "output 1", "hidden" */
+    const Origin *at;       /* an input's parameter (for messages) */
+    Type *type;             /* its tensor type */
+} PTensor;
+
+typedef struct PSrc {       /* a concrete shape at run time */
+    int input;              /* in[input], or -1 for a computed shape */
+    const char *local;      /* the computed shape's local (an axon_shape) */
+    const char *desc;       /* "argument 1 (x)", "the broadcast at 3:14" */
+    const Origin *why;      /* where a computed shape comes from */
+    int ragged;             /* an input with a ragged axis (`*`) */
+} PSrc;
+
+typedef struct PPos {       /* an axis: k plus the lengths of some runs */
+    int k;
+    PtrVec runs;            /* SVar*, each bound to a run (PRun) */
+} PPos;
+
+typedef struct PRun {       /* what the plan knows of a shape variable */
+    const char *name;       /* locals s_NAME_p (first size), s_NAME_n (count) */
+    PSrc *src;              /* a run of this concrete shape */
+    PPos off;               /* from this axis */
+    PPos rest;              /* its length: src's rank minus these axes */
+    const char *from;       /* for messages: "argument 1 (x)" */
+} PRun;
+
+typedef struct PVar {       /* what the plan knows of a dimension variable */
+    const char *local;      /* the C local holding its value */
+    const char *from;       /* for messages: "argument 1 (Q) axis 1" */
+    const char *from_idx;   /* that axis as a C expression, when dynamic */
+    Dim *src;               /* the dimension node that gave it (why_equal) */
+    int validated;          /* its value is known to be >= 0 */
+} PVar;
+
+typedef struct PVal {       /* a run-time value an equation is against */
+    PSrc *src;              /* an axis of src at pos (axis: its static */
+    PPos pos;               /* number, or -1 after a run) ... */
+    int axis;
+    const char *local;      /* ... or this local (src NULL) */
+    const char *where;      /* "argument 1 (x) axis 0", "the broadcast" */
+    int nonneg;             /* known to be >= 0 (an input axis) */
+} PVal;
+
+typedef enum {
+    PS_RANK,        /* in[input]: rank bounds; then every size >= 0 */
+    PS_MATCH,       /* src against a pattern: its rank; the unknown run */
+    PS_SAME_RUN,    /* a known run again, at src/pos: compare */
+    PS_RAGGED,      /* val must be AXON_DIM_RAGGED */
+    PS_CHECK,       /* val must equal the known d */
+    PS_BIND,        /* var := val */
+    PS_SOLVE,       /* coef * var^pow * K + rest = val: var computed */
+    PS_EXISTS,      /* d = val must have a solution in its free unknowns */
+    PS_KNOWN,       /* local := val, which is the value of the expression d */
+    PS_EVAL,        /* local := the value of the known d */
+    PS_BCAST_DIM,   /* local := the broadcast of k's known operands */
+    PS_BCAST_SHAPE, /* local shape := the broadcast of k's operands */
+    PS_SHAPE,       /* local shape := a known shape */
+    PS_EQ_DIM,      /* k: l = r, both known */
+    PS_NONNEG       /* k: l >= 0, known */
+} PStepKind;
+
+typedef struct PStep {
+    PStepKind kind;
+    const Origin *why;      /* the rule the step enforces */
+    int input;              /* PS_RANK */
+    PSrc *src;              /* PS_MATCH, PS_SAME_RUN, PS_BCAST_SHAPE, PS_SHAPE */
+    Shape *pattern;         /* PS_MATCH: the pattern; PS_SHAPE: the shape */
+    int fixed;              /* PS_RANK, PS_MATCH: axes that are sizes */
+    PtrVec runs;            /* PS_RANK, PS_MATCH: known runs in the pattern */
+    SVar *unknown;          /* PS_RANK, PS_MATCH: the run it binds, if any */
+    SVar *run;              /* PS_SAME_RUN: the known run; PS_BCAST_SHAPE: its result */
+    PPos pos;               /* PS_SAME_RUN: where it occurs again */
+    PVal val;               /* the equations */
+    Dim *d;                 /* the equations: the dimension, normalised */
+    Dim *orig;              /* ... as first made at that place */
+    DVar *var;              /* PS_BIND, PS_SOLVE: the variable bound */
+    int64_t coef;           /* PS_SOLVE: coef * var^pow * factor + rest */
+    uint32_t pow;
+    Dim *factor, *rest;     /* PS_SOLVE: known; factor NULL for 1 */
+    Constraint *k;          /* PS_BCAST_*, PS_EQ_DIM, PS_NONNEG */
+    const char *local;      /* PS_BCAST_*, PS_SHAPE: the local made */
+    const char *text;       /* the constraint or equation as printed */
+    int sign;               /* PS_EXISTS: see plan.c, exists_rule */
+    int raw;                /* sizes read without rewrite rules (a residual
+                             * that defines one is judged without it) */
+    int ragged;             /* PS_RANK: the input has a ragged axis */
+} PStep;
+
+typedef struct Plan {
+    Ctx *c;
+    Namer *nm;              /* names as the signature prints them */
+    const char *fname;      /* the Axon function's name */
+    PtrVec inputs, outputs, temps;  /* PTensor* */
+    PtrVec steps;           /* PStep*, in order */
+    PtrVec known;           /* Dim*: expressions whose value a local holds */
+    PtrVec known_local;     /* ... that local's name */
+    const char *refused;    /* why the function cannot be exported */
+    Loc refused_at;
+    PtrVec noted_d, noted_s;   /* variables given a note (plan_clear) */
+    int nlocal;
+} Plan;
+
+/* Plans the checks of a function whose tensors are in p (inputs, outputs,
+ * temps; the type of each is its own).  Returns 0, or 1 with p->refused
+ * set when some residual cannot be decided from the input shapes. */
+int plan_function(Plan *p, const Scheme *s);
+/* The notes on variables belong to one function: removes them. */
+void plan_clear(Plan *p);
+
+/* What the plan knows (valid until plan_clear). */
+PVar *plan_var(const DVar *v);
+PRun *plan_run(const SVar *v);
+/* Whether d's value is known at the end of the plan (its variables, or d
+ * itself as a known expression). */
+int plan_dim_known(Plan *p, Dim *d);
+const char *plan_known_local(Plan *p, Dim *d);   /* NULL if d is not one */
+/* A fresh local name: stem followed by a number. */
+const char *plan_local(Plan *p, const char *stem);
+
+/* The plan as text, one step per line (plan_print.c). */
+void plan_print(Plan *p, Buf *out);
+
+#endif
