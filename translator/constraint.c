@@ -231,9 +231,10 @@ static int same_dim_set(Ctx *c, const PtrVec *a, const PtrVec *b)
     return 1;
 }
 
-/* A live broadcast definition, other than k, over the same operand set:
- * among those k was flattened from and those watching the first operand's
- * variables (every such definition watches them).  A definition kept in a
+/* A live broadcast, other than k, over the same operand set: among those k
+ * was flattened from and those watching the first operand's variables
+ * (every such broadcast watches them).  Its result is k's, whether it is a
+ * definition or a check whose result is known.  A definition kept in a
  * scheme (its result is GENERIC) is a template for the instances: it is
  * never merged with one, or every instance would share its result. */
 static Constraint *same_dim_def(Ctx *c, Constraint *k, const PtrVec *ops, const PtrVec *expanded)
@@ -251,7 +252,7 @@ static Constraint *same_dim_def(Ctx *c, Constraint *k, const PtrVec *ops, const 
             continue;
         for (Watch *w = d->t[0].f[0].var->watch; w; w = w->next) {
             Constraint *o = w->c;
-            if (o != k && !o->done && o->kind == C_BCAST_DIM && !o->dres->link && o->dres->level != GENERIC &&
+            if (o != k && !o->done && o->kind == C_BCAST_DIM && o->dres->level != GENERIC &&
                 o->ops.n == ops->n && same_dim_set(c, &o->ops, ops))
                 return o;
         }
@@ -435,7 +436,7 @@ static Constraint *same_shape_def(Ctx *c, Constraint *k, const PtrVec *ops, cons
             continue;
         for (Watch *w = v->watch; w; w = w->next) {
             Constraint *o = w->c;
-            if (o != k && !o->done && o->kind == C_BCAST_SHAPE && !o->sres->link && o->sres->level != GENERIC &&
+            if (o != k && !o->done && o->kind == C_BCAST_SHAPE && o->sres->level != GENERIC &&
                 o->ops.n == ops->n && same_shape_set(c, &o->ops, ops))
                 return o;
         }
