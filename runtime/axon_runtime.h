@@ -178,6 +178,13 @@ AXON_FN int64_t axon__div(int64_t a, int64_t b, int *bad)
     return q;
 }
 
+/* The remainder of a / b (b != 0) as C's %, without its trap: 0 for
+ * b == -1, where INT64_MIN % -1 is undefined. */
+AXON_FN int64_t axon__rem(int64_t a, int64_t b)
+{
+    return b == -1 ? 0 : a % b;
+}
+
 /* The sign of r^k - v, for r >= 0 (r^k past INT64_MAX counts as larger). */
 AXON_FN int axon__pow_cmp(int64_t r, unsigned k, int64_t v)
 {

@@ -376,6 +376,8 @@ Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
             return NULL;
         if (k == 1)
             return a;
+        if (k == -1)                   /* (k % -1 and INT64_MIN / -1 trap) */
+            return dim_scale(c, a, -1, o);
         int divisible = 1;
         for (uint32_t i = 0; i < a->nt; i++)
             if (a->t[i].nf > 0 && a->t[i].coef % k != 0)
@@ -384,12 +386,7 @@ Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
             Mono *m = scratch(c, a->nt);
             for (uint32_t i = 0; i < a->nt; i++) {
                 m[i] = a->t[i];
-                if (m[i].coef == INT64_MIN && k == -1) {
-                    c->overflow = 1;
-                    m[i].coef = 0;
-                } else {
-                    m[i].coef = m[i].nf > 0 ? a->t[i].coef / k : floor_div(a->t[i].coef, k);
-                }
+                m[i].coef = m[i].nf > 0 ? a->t[i].coef / k : floor_div(a->t[i].coef, k);
             }
             return dim_from_monos(c, m, a->nt, o);
         }

@@ -60,26 +60,39 @@ static int def_mentions(Ctx *c, const Constraint *def, const DVar *v)
     return 0;
 }
 
-/* The integer k-th root of v, or -1. */
+/* The sign of r^k - v for r >= 0 (a power past INT64_MAX is larger). */
+static int pow_cmp(int64_t r, uint32_t k, int64_t v)
+{
+    int64_t p = 1;
+    for (uint32_t i = 0; i < k; i++) {
+        if (r != 0 && p > INT64_MAX / r)
+            return 1;
+        p *= r;
+    }
+    return p < v ? -1 : p > v;
+}
+
+/* The integer k-th root of v, or -1 (binary search: r <= v). */
 static int64_t exact_root(int64_t v, uint32_t k)
 {
     if (v < 0)
         return -1;
-    for (int64_t r = 0;; r++) {
-        int64_t p = 1;
-        int big = 0;
-        for (uint32_t i = 0; i < k; i++) {
-            if (r != 0 && p > INT64_MAX / r) {
-                big = 1;
-                break;
-            }
-            p *= r;
-        }
-        if (big || p > v)
-            return -1;
-        if (p == v)
-            return r;
+    int64_t lo = 0, hi = v;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (pow_cmp(mid, k, v) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    return pow_cmp(lo, k, v) == 0 ? lo : -1;
+}
+
+/* -(x / g) or x / g, for g dividing x (g = |coef| >= 1, up to 2^63). */
+static int64_t quotient(Ctx *c, int64_t x, uint64_t g, int negate)
+{
+    int64_t q = g > (uint64_t)INT64_MAX ? (x == INT64_MIN ? 1 : 0) : x / (int64_t)g;
+    return negate ? ck_mul(c, q, -1) : q;
 }
 
 static void rewrite_add(Ctx *c, const Mono *m, int64_t value, Constraint *from)
@@ -214,7 +227,7 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
             if ((int)j != best) {
                 rest[n] = p->t[j];
                 /* -coef_j / coef: exact, coef = +-g divides every coef_j */
-                rest[n].coef = coef > 0 ? -(p->t[j].coef / (int64_t)g) : p->t[j].coef / (int64_t)g;
+                rest[n].coef = quotient(c, p->t[j].coef, g, coef > 0);
                 n++;
             }
         Dim *val = dim_canon(c, rest, n, NULL);
@@ -231,11 +244,15 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
     /* One non-constant monomial left: partial expression simplification. */
     if (nonconst == 1) {
         const Mono *m = &p->t[0];
-        if ((int64_t)mag64(c0) % (int64_t)mag64(m->coef) != 0)
+        /* value = -c0 / coef, in magnitudes: no overflow, no trap */
+        uint64_t mc = mag64(c0), mm = mag64(m->coef);
+        if (mc % mm != 0)
             err_dims(c, site, e, a, "no integer solution");
-        int64_t value = -c0 / m->coef;
-        if (value < 0)
+        if (c0 != 0 && (c0 < 0) == (m->coef < 0))
             err_dims(c, site, e, a, "no non-negative integer solution");
+        if (mc / mm > (uint64_t)INT64_MAX)
+            err_dims(c, site, e, a, "the solution overflows 64 bits");
+        int64_t value = (int64_t)(mc / mm);
         if (m->nf == 1 && m->f[0].var) {
             /* v^k = value: an exact root or nothing */
             int64_t r = exact_root(value, m->f[0].pow);

@@ -556,6 +556,12 @@ static void w_check(W *w, PStep *st)
     const char *val = val_c(w, &st->val);
     const Origin *why = node_reason(st->orig, st->why);
     int64_t k;
+    if (st->k) {                             /* a broadcast's known result */
+        const char *want = dim_local(w, st->d, st->why, dim_text(w, st->d, 0));
+        fail_if(w, ar_printf(a, "%s != %s", val, want), "AXON_ERR_BROADCAST", st->why,
+                ar_printf(a, "the broadcast is {}, expected {} (%s)", st->text), val, want, NULL, NULL);
+        return;
+    }
     if (st->text) {                          /* from a residual: l = r */
         const char *want = dim_local_raw(w, st->d, st->raw, st->why, dim_text(w, st->d, st->raw));
         fail_if(w, ar_printf(a, "%s != %s", want, val), "AXON_ERR_CONSTRAINT", st->why,
@@ -627,12 +633,15 @@ static void w_solve(W *w, PStep *st)
                  val, NULL, NULL);
     }
     const char *x = st->pow == 1 ? pv->local : plan_local(w->p, "q");
-    if (!(constant && (st->coef == 1 || st->coef == -1))) {
-        val_fail(w, &st->val, ar_printf(a, "%s %% %s != 0", t, mul), "AXON_ERR_DIVISIBILITY", why,
-                 ar_printf(a, "is {}, which is not of the form %s", form), val, NULL, NULL);
-        line(w, "int64_t %s = %s / %s;", x, t, mul);
+    if (constant && st->coef == 1) {
+        line(w, "int64_t %s = %s;", x, t);
     } else {
-        line(w, "int64_t %s = %s;", x, st->coef == 1 ? t : ar_printf(a, "-%s", t));
+        if (!(constant && st->coef == -1))
+            val_fail(w, &st->val, ar_printf(a, "axon__rem(%s, %s) != 0", t, mul), "AXON_ERR_DIVISIBILITY", why,
+                     ar_printf(a, "is {}, which is not of the form %s", form), val, NULL, NULL);
+        line(w, "int64_t %s = axon__div(%s, %s, &bad);", x, t, mul);   /* (exact: no rounding) */
+        fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where), NULL,
+                NULL, NULL, NULL);
     }
     val_fail(w, &st->val, ar_printf(a, "%s < 0", x), "AXON_ERR_NEGATIVE", why,
              ar_printf(a, "is {}, which is not of the form %s with %s >= 0", form, name), val, NULL, NULL);

@@ -44,6 +44,7 @@ typedef struct PEq {        /* a waiting equation d = val */
     PVal val;
     const Origin *why;
     const char *text;       /* the residual it comes from, or NULL */
+    Constraint *bcast;      /* the broadcast whose computed result it is */
     const char *recorded;   /* last resort: the local that holds its value */
     int done;
 } PEq;
@@ -456,6 +457,7 @@ static int try_eq(Pl *pl, PEq *e)
         st->orig = e->d;
         st->text = e->text;
         st->raw = e->raw;
+        st->k = e->bcast;
         if (e->val.nonneg)
             pv_push(c->arena, &pl->nonneg, d);
         return 1;
@@ -576,7 +578,7 @@ static int try_bcast_dim(Pl *pl, Constraint *k)
         return 1;
     }
     /* Its result is a pattern (or already known): an equation. */
-    add_eq(pl, dim_of_var(c, k->dres, k->why), val_local(st->local, where), k->why, st->text, 0);
+    add_eq(pl, dim_of_var(c, k->dres, k->why), val_local(st->local, where), k->why, st->text, 0)->bcast = k;
     return 1;
 }
 

@@ -102,7 +102,7 @@ typedef struct PStep {
     int64_t coef;           /* PS_SOLVE: coef * var^pow * factor + rest */
     uint32_t pow;
     Dim *factor, *rest;     /* PS_SOLVE: known; factor NULL for 1 */
-    Constraint *k;          /* PS_BCAST_*, PS_EQ_DIM, PS_NONNEG */
+    Constraint *k;          /* PS_BCAST_*, PS_EQ_DIM, PS_NONNEG; PS_CHECK of a broadcast's result */
     const char *local;      /* PS_BCAST_*, PS_SHAPE: the local made */
     const char *text;       /* the constraint or equation as printed */
     int sign;               /* PS_EXISTS: see plan.c, exists_rule */
