@@ -150,7 +150,7 @@ expr
 postfix
     : primary
     | postfix '(' ')'
-        { $$ = ast_expr(A, EX_CALL, @$); $$->fn = $1; AST_DEEPER($$, $1); }
+        { $$ = ast_expr(A, EX_CALL, @$); $$->fn = $1; AST_DEEPER($$, $1); parse_check_depth(P, $$->depth, @$); }
     | postfix '(' args ')'
         {
             $$ = ast_expr(A, EX_CALL, @$); $$->fn = $1; $$->args = $3; AST_DEEPER($$, $1);

@@ -363,6 +363,17 @@ Dim *dim_mul(Ctx *c, Dim *a, Dim *b, const Origin *o)
     return dim_from_monos(c, m, n, o);
 }
 
+/* The deepest nesting of floor divisions in d. */
+static uint32_t div_depth(const Dim *d)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++)
+            if (d->t[i].f[j].div && d->t[i].f[j].div->depth > m)
+                m = d->t[i].f[j].div->depth;
+    return m;
+}
+
 /* floor(a / b).  Simplifies when b is a constant dividing every non-constant
  * coefficient of a: (k*q + r) / k = q + floor(r / k).  Otherwise the quotient
  * is an opaque atom.  Returns NULL when b is the constant 0. */
@@ -397,6 +408,11 @@ Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
     DivAtom *div = ar_alloc(c->arena, sizeof *div);
     div->num = a;
     div->den = b;
+    div->depth = 1 + (div_depth(a) > div_depth(b) ? div_depth(a) : div_depth(b));
+    if (div->depth > DIM_MAX_NEST) {
+        c->overflow = 2;
+        return dim_const(c, 0, o);
+    }
     return dim_atom(c, NULL, div, o);
 }
 
@@ -552,7 +568,13 @@ static Dim *norm_fresh(Ctx *c, Dim *d, int rewrite)
  * that place, which the emitter needs to say why two sizes must agree. */
 static Dim *norm(Ctx *c, Dim *d, int rewrite)
 {
+    if (c->norm_depth >= DIM_MAX_NORM) {       /* a chain of bindings too long */
+        c->overflow = 2;
+        return dim_const(c, 0, d->origin);
+    }
+    c->norm_depth++;
     Dim *r = norm_fresh(c, d, rewrite);
+    c->norm_depth--;
     if (r == d || c->rewrites || dim_is_var(d) || c->overflow)
         return r;
     d->ragged = r->ragged;

@@ -11,7 +11,11 @@
 
 #include "terms.h"
 
-enum { DIM_MAX_TERMS = 4096 };
+/* A polynomial has at most DIM_MAX_TERMS terms, floor divisions nest at
+ * most DIM_MAX_NEST deep (each pooling layer of a network nests one), and
+ * normalising through bound variables recurses at most DIM_MAX_NORM deep;
+ * past any of these c->overflow is 2 ("too large"). */
+enum { DIM_MAX_TERMS = 4096, DIM_MAX_NEST = 1000, DIM_MAX_NORM = 5000 };
 
 DVar *dvar_new(Ctx *c, const char *hint);
 Dim *dim_const(Ctx *c, int64_t v, const Origin *o);

@@ -859,22 +859,38 @@ static int elem_of(W *w, PTensor *t)
 
 /* ---- flattening the signature into tensors --------------------------- */
 
-static int flatten(W *w, Type *t, const char *desc, PtrVec *out, const char **why_not)
+enum {
+    MAX_TENSORS = 1 << 20,          /* in one exported function's signature */
+    MAX_SIGNATURE = 16 * 1024 * 1024    /* bytes of its printed signature */
+};
+
+/* Appends t's tensors to out, left to right.  A tuple's items are named by
+ * their number among the parameter's tensors ("argument 2 (x) item 3"), so
+ * a deep tuple does not make long names. */
+static int flatten(W *w, Type *t, const char *desc, PtrVec *out, const char **why_not, int *item, int depth)
 {
     t = type_prune(t);
+    if (depth > TYPE_MAX_DEPTH || out->n >= MAX_TENSORS) {
+        *why_not = ar_printf(w->c->arena, "its signature has more than %d tensors", MAX_TENSORS);
+        return 1;
+    }
     switch (t->kind) {
     case TY_TENSOR: {
         PTensor *x = ar_alloc(w->c->arena, sizeof *x);
-        x->desc = desc;
+        x->desc = item ? ar_printf(w->c->arena, "%s item %d", desc, ++*item) : desc;
         x->type = t;
         pv_push(w->c->arena, out, x);
         return 0;
     }
-    case TY_TUPLE:
+    case TY_TUPLE: {
+        int first = 0;
+        if (!item)
+            item = &first;
         for (uint32_t i = 0; i < t->n; i++)
-            if (flatten(w, t->items[i], ar_printf(w->c->arena, "%s item %u", desc, i + 1), out, why_not))
+            if (flatten(w, t->items[i], desc, out, why_not, item, depth + 1))
                 return 1;
         return 0;
+    }
     case TY_FUNC:
         *why_not = ar_printf(w->c->arena, "%s is a function", desc);
         return 1;
@@ -996,7 +1012,10 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     namer_init(&nm, w->c, 0);
     Buf sig;
     buf_init(&sig, a);
+    sig.limit = MAX_SIGNATURE;
     pr_scheme(&nm, &sig, b->scheme);
+    if (sig.full)
+        return not_exported(w, at, ar_printf(a, "its signature is larger than %d bytes", MAX_SIGNATURE));
 
     Type *ft = type_prune(b->scheme->type);   /* a function (emit.c) */
     FnExpr *fn = b->item->value && b->item->value->kind == EX_FN ? b->item->value->lam : NULL;
@@ -1012,12 +1031,12 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
         const char *desc = p ? ar_printf(a, "argument %u (%s)", i + 1, p->name) : ar_printf(a, "argument %u", i + 1);
         int before = plan.inputs.n;
-        if (flatten(w, ft->items[i], desc, &plan.inputs, &why_not))
+        if (flatten(w, ft->items[i], desc, &plan.inputs, &why_not, NULL, 0))
             return not_exported(w, at, why_not);
         for (int k = before; k < plan.inputs.n; k++)
             ((PTensor *)plan.inputs.items[k])->at = origin_new(w->c, p ? p->loc : at, p ? p->name : plan.fname, NULL, 0);
     }
-    if (flatten(w, ft->ret, "output", &plan.outputs, &why_not))
+    if (flatten(w, ft->ret, "output", &plan.outputs, &why_not, NULL, 0))
         return not_exported(w, at, why_not);
     for (int i = 0; i < plan.outputs.n; i++) {
         PTensor *t = plan.outputs.items[i];

@@ -140,6 +140,7 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
                    int nargs, Loc call_loc, int binary)
 {
     Ctx *c = in->c;
+    c->where = call_loc;
     ft = type_prune(ft);
     if (ft->kind == TY_VAR) {
         Type *want = type_func(c, (uint32_t)nargs, NULL);
@@ -163,10 +164,10 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
         Binding *b = fname && !st_get(&in->locals, fname) ? st_get(&in->globals, fname) : NULL;
         const char *shown = ast_shown_name(fname);
         if (b && b->builtin)
-            diag_note_plain(c->diag, "the rule of '%s' is %s", shown, pr_scheme_str(c, b->scheme, 0));
+            diag_note_plain(c->diag, "the rule of '%s' is %s", shown, pr_scheme_str(c, b->scheme, PR_TEXT_LIMIT));
         else if (b)
             diag_note(c->diag, b->item->name_loc, "'%s' is defined here: %s", shown,
-                      pr_scheme_str(c, b->scheme, 0));
+                      pr_scheme_str(c, b->scheme, PR_TEXT_LIMIT));
         abandon(c);
     }
     for (int i = 0; i < nargs; i++) {
@@ -314,6 +315,7 @@ static Type *literal(Inf *in, Expr *e)
 static Type *infer(Inf *in, Expr *e)
 {
     Type *t = NULL;
+    in->c->where = e->loc;
     switch (e->kind) {
     case EX_NAME:
     case EX_OP:
@@ -354,6 +356,7 @@ static void reset_after_error(Ctx *c)
     c->qhead = 0;
     c->draining = 0;
     c->overflow = 0;
+    c->norm_depth = 0;
     for (int l = 1; l < c->npending; l++) {
         for (int i = 0; i < c->pending[l].n; i++)
             ((Constraint *)c->pending[l].items[i])->done = 1;
@@ -363,12 +366,16 @@ static void reset_after_error(Ctx *c)
 }
 
 /* Normalises every dimension of t, so that arithmetic done lazily (an
- * overflow, a division by zero) is noticed while the item is current. */
-static void settle_dims(Ctx *c, Type *t, int depth)
+ * overflow, a division by zero) is noticed while the item is current.
+ * Each node once: types are DAGs. */
+static void settle_walk(Ctx *c, Type *t, uint32_t stamp, int depth)
 {
     t = type_prune(t);
-    if (depth > AST_MAX_DEPTH * 4)
+    if (t->stamp == stamp)
         return;
+    t->stamp = stamp;
+    if (depth > TYPE_MAX_DEPTH)
+        type_too_deep(c);
     if (t->kind == TY_TENSOR) {
         Shape *s = shape_norm(c, t->shape);
         for (uint32_t i = 0; i < s->n; i++)
@@ -376,10 +383,15 @@ static void settle_dims(Ctx *c, Type *t, int depth)
                 dim_norm(c, s->s[i].dim);
     } else if (t->kind != TY_VAR) {
         for (uint32_t i = 0; i < t->n; i++)
-            settle_dims(c, t->items[i], depth + 1);
+            settle_walk(c, t->items[i], stamp, depth + 1);
         if (t->kind == TY_FUNC)
-            settle_dims(c, t->ret, depth + 1);
+            settle_walk(c, t->ret, stamp, depth + 1);
     }
+}
+
+static void settle_dims(Ctx *c, Type *t)
+{
+    settle_walk(c, t, ++c->stamp, 0);
 }
 
 static AX_NORETURN void arith_error(Ctx *c, Loc loc, const char *who)
@@ -387,7 +399,7 @@ static AX_NORETURN void arith_error(Ctx *c, Loc loc, const char *who)
     int what = c->overflow;
     c->overflow = 0;
     const char *text = what == 3 ? "divides a size by zero"
-                     : what == 2 ? "gives a size expression too large to handle (more than 4096 terms)"
+                     : what == 2 ? "gives a size expression too large to handle (more than 4096 terms, or nested too deeply)"
                                  : "gives a size that overflows 64 bits";
     if (who)
         type_error(c, loc, "'%s' %s", ast_shown_name(who), text);
@@ -427,7 +439,7 @@ static void check_expr_arith(Ctx *c, Expr *e)
         break;
     }
     if (e->type && (e->kind == EX_CALL || e->kind == EX_BINARY || e->kind == EX_NEG)) {
-        settle_dims(c, e->type, 0);
+        settle_dims(c, e->type);
         if (c->overflow)
             arith_error(c, e->kind == EX_CALL ? e->loc : e->op_loc,
                         e->kind == EX_CALL ? callee_name(e->fn) : e->name);
@@ -452,7 +464,7 @@ static void check_arith(Ctx *c, Item *it, Type *t)
             c->overflow = 0;
         check_expr_arith(c, it->value);
     }
-    settle_dims(c, t, 0);
+    settle_dims(c, t);
     if (c->overflow)
         arith_error(c, it->name_loc, NULL);
 }
@@ -481,6 +493,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
         b->scheme = generalize(c, t);
     } else {
         Type *t = infer(in, it->value);
+        c->where = it->loc;
         check_arith(c, it, t);
         leave_level(c);
         b->scheme = is_value(it->value) ? generalize(c, t) : settle(c, t);

@@ -357,11 +357,11 @@ void pr_type(Namer *nm, Buf *b, Type *t)
     t = type_prune(t);
     if (b->full)
         return;
-    if (nm->depth > PR_MAX_DEPTH) {
+    if (nm->tdepth > TYPE_MAX_DEPTH) {
         buf_puts(b, "...");
         return;
     }
-    nm->depth++;
+    nm->tdepth++;
     switch (t->kind) {
     case TY_VAR:
         buf_puts(b, name_var(nm, &t->stamp, &t->mark, t->hint, 0));
@@ -391,7 +391,7 @@ void pr_type(Namer *nm, Buf *b, Type *t)
         }
         break;
     }
-    nm->depth--;
+    nm->tdepth--;
 }
 
 /* ---- residual constraints ------------------------------------------ */
@@ -541,28 +541,47 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
     }
 }
 
+/* Terms in messages are cut short past PR_TEXT_LIMIT bytes, with " ...":
+ * a type that inference made exponentially large (a pair of a pair of ...)
+ * must not make a diagnostic of megabytes. */
+static void limit_text(Buf *b, size_t limit)
+{
+    buf_init(b, b->a);
+    b->limit = limit;
+}
+
+static const char *cut(Buf *b)
+{
+    if (b->full) {
+        b->full = 0;
+        b->limit = 0;
+        buf_puts(b, " ...");
+    }
+    return buf_str(b);
+}
+
 const char *pr_type_str(Namer *nm, Type *t)
 {
-    Buf b;
-    buf_init(&b, nm->ctx->arena);
+    Buf b = { nm->ctx->arena, NULL, 0, 0, 0, 0 };
+    limit_text(&b, PR_TEXT_LIMIT);
     pr_type(nm, &b, t);
-    return buf_str(&b);
+    return cut(&b);
 }
 
 const char *pr_shape_str(Namer *nm, Shape *s)
 {
-    Buf b;
-    buf_init(&b, nm->ctx->arena);
+    Buf b = { nm->ctx->arena, NULL, 0, 0, 0, 0 };
+    limit_text(&b, PR_TEXT_LIMIT);
     pr_shape(nm, &b, s);
-    return buf_str(&b);
+    return cut(&b);
 }
 
 const char *pr_dim_str(Namer *nm, Dim *d)
 {
-    Buf b;
-    buf_init(&b, nm->ctx->arena);
+    Buf b = { nm->ctx->arena, NULL, 0, 0, 0, 0 };
+    limit_text(&b, PR_TEXT_LIMIT);
     pr_dim(nm, &b, d);
-    return buf_str(&b);
+    return cut(&b);
 }
 
 /* Counts the occurrences of `?` variables (see pr_dvar). */
@@ -605,36 +624,46 @@ static void count_dyn_shape(Namer *nm, Shape *s)
     }
 }
 
-static void count_dyn_type(Namer *nm, Type *t)
+/* Types are DAGs: a node met twice has every `?` in it twice already, so
+ * it is counted at most twice (stamp: met once; mark set: met twice). */
+static void count_dyn_type(Namer *nm, Type *t, uint32_t stamp)
 {
     t = type_prune(t);
-    if (nm->depth > PR_MAX_DEPTH)
+    if (t->kind == TY_VAR || nm->tdepth > TYPE_MAX_DEPTH)
         return;
-    nm->depth++;
+    if (t->stamp == stamp) {
+        if (t->mark)
+            return;
+        t->mark = t;
+    } else {
+        t->stamp = stamp;
+        t->mark = NULL;
+    }
+    nm->tdepth++;
     if (t->kind == TY_TENSOR)
         count_dyn_shape(nm, t->shape);
-    else if (t->kind != TY_VAR) {
+    else {
         for (uint32_t i = 0; i < t->n; i++)
-            count_dyn_type(nm, t->items[i]);
+            count_dyn_type(nm, t->items[i], stamp);
         if (t->kind == TY_FUNC)
-            count_dyn_type(nm, t->ret);
+            count_dyn_type(nm, t->ret, stamp);
     }
-    nm->depth--;
+    nm->tdepth--;
 }
 
 void pr_scheme(Namer *nm, Buf *b, const Scheme *s)
 {
-    count_dyn_type(nm, s->type);
+    count_dyn_type(nm, s->type, ++nm->ctx->stamp);
     pr_type(nm, b, s->type);
     pr_where(nm, b, &s->cons);
 }
 
-const char *pr_scheme_str(Ctx *c, const Scheme *s, int hints)
+const char *pr_scheme_str(Ctx *c, const Scheme *s, size_t limit)
 {
     Namer nm;
-    namer_init(&nm, c, hints);
-    Buf b;
-    buf_init(&b, c->arena);
+    namer_init(&nm, c, 0);
+    Buf b = { c->arena, NULL, 0, 0, 0, 0 };
+    limit_text(&b, limit);
     pr_scheme(&nm, &b, s);
-    return buf_str(&b);
+    return cut(&b);
 }

@@ -16,7 +16,8 @@ typedef struct Namer {
     int hints;
     int next_var, next_elem;
     PtrVec used;          /* names handed out, when hints are used */
-    int depth;
+    int depth;            /* nesting of dimensions and broadcasts printed */
+    int tdepth;           /* nesting of types printed (TYPE_MAX_DEPTH) */
     int raw;              /* print without rewrite rules (their own equation) */
 } Namer;
 
@@ -34,12 +35,14 @@ void pr_constraint(Namer *nm, Buf *b, Constraint *c);
 /* The name a variable was given (NULL if it has none yet). */
 const char *namer_name_of(Namer *nm, uint32_t *stamp, void **mark);
 
-/* Convenience for diagnostics: a fresh hint-namer per call is NOT shared,
- * so use one Namer for all the terms of one message. */
+/* Terms as text for messages: cut short (" ...") past PR_TEXT_LIMIT bytes.
+ * Use one Namer for all the terms of one message. */
+enum { PR_TEXT_LIMIT = 2048 };
 const char *pr_type_str(Namer *nm, Type *t);
 const char *pr_shape_str(Namer *nm, Shape *s);
 const char *pr_dim_str(Namer *nm, Dim *d);
-const char *pr_scheme_str(Ctx *c, const Scheme *s, int hints);
+/* A scheme as text, cut short (" ...") past limit bytes. */
+const char *pr_scheme_str(Ctx *c, const Scheme *s, size_t limit);
 /* Prints a scheme with a namer the caller keeps (to ask names afterwards). */
 void pr_scheme(Namer *nm, Buf *b, const Scheme *s);
 

@@ -84,12 +84,14 @@ static void gen_shape(Gen *g, Shape *s)
     }
 }
 
-static void gen_type(Gen *g, Type *t)
+static void gen_type(Gen *g, Type *t, int depth)
 {
     t = type_prune(t);
     if (t->stamp == g->stamp)
         return;
     t->stamp = g->stamp;
+    if (depth > TYPE_MAX_DEPTH)
+        type_too_deep(g->c);
     switch (t->kind) {
     case TY_VAR:
         gen_level(g, &t->level);
@@ -104,9 +106,9 @@ static void gen_type(Gen *g, Type *t)
     case TY_TUPLE:
     case TY_FUNC:
         for (uint32_t i = 0; i < t->n; i++)
-            gen_type(g, t->items[i]);
+            gen_type(g, t->items[i], depth + 1);
         if (t->kind == TY_FUNC)
-            gen_type(g, t->ret);
+            gen_type(g, t->ret, depth + 1);
         break;
     }
 }
@@ -119,7 +121,7 @@ static Scheme *close_level(Ctx *c, Type *t, int settle)
         type_lower_levels(c, t, c->level);
     } else {
         Gen g = { c, c->level, 0, ++c->stamp };
-        gen_type(&g, t);
+        gen_type(&g, t, 0);
         s->generic = g.hits > 0;
     }
     int inner = c->level + 1;
@@ -250,10 +252,15 @@ static Shape *inst_shape(Inst *in, Shape *s)
     return r;
 }
 
-static Type *inst_type(Inst *in, Type *t)
+/* Each node is copied once (stamp, mark), so a DAG stays a DAG. */
+static Type *inst_type(Inst *in, Type *t, int depth)
 {
     Ctx *c = in->c;
     t = type_prune(t);
+    if (t->kind != TY_VAR && t->stamp == in->stamp)
+        return t->mark;
+    if (depth > TYPE_MAX_DEPTH)
+        type_too_deep(c);
     switch (t->kind) {
     case TY_VAR:
         if (t->level != GENERIC)
@@ -280,15 +287,20 @@ static Type *inst_type(Inst *in, Type *t)
         } else {
             ne = e;
         }
-        return type_tensor(c, ne, inst_shape(in, t->shape), in->o);
+        Type *r = type_tensor(c, ne, inst_shape(in, t->shape), in->o);
+        t->stamp = in->stamp;
+        t->mark = r;
+        return r;
     }
     case TY_TUPLE:
     case TY_FUNC: {
         Type *r = t->kind == TY_TUPLE ? type_tuple(c, t->n, in->o) : type_func(c, t->n, in->o);
         for (uint32_t i = 0; i < t->n; i++)
-            r->items[i] = inst_type(in, t->items[i]);
+            r->items[i] = inst_type(in, t->items[i], depth + 1);
         if (t->kind == TY_FUNC)
-            r->ret = inst_type(in, t->ret);
+            r->ret = inst_type(in, t->ret, depth + 1);
+        t->stamp = in->stamp;
+        t->mark = r;
         return r;
     }
     }
@@ -316,7 +328,7 @@ Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
     if (!s->generic)
         return s->type;
     Inst in = { c, ++c->stamp, o, 0 };
-    Type *t = inst_type(&in, s->type);
+    Type *t = inst_type(&in, s->type, 0);
     /* A constraint of a built-in rule is reported at the call; one of a
      * user's function keeps its own place in the source. */
     Origin *here = NULL;

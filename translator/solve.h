@@ -57,6 +57,8 @@ AX_NORETURN void type_error(Ctx *c, Loc loc, const char *fmt, ...)
 #endif
     ;
 AX_NORETURN void abandon(Ctx *c);
+/* A type nested deeper than TYPE_MAX_DEPTH: an error at c->where. */
+AX_NORETURN void type_too_deep(Ctx *c);
 /* Notes where a term came from ("note: 4 comes from the annotation of 'x'"). */
 void note_origin(Ctx *c, const char *term, const Origin *o);
 

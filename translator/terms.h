@@ -24,6 +24,12 @@
 #include "source.h"
 
 enum { GENERIC = INT_MAX };
+/* How deeply tuples and functions may nest in a type.  The source's own
+ * nesting is limited to AST_MAX_DEPTH; inference can compose types deeper
+ * (a function that pairs its argument, applied to itself, doubles the
+ * depth at each call), and every walk over a type is recursive in its
+ * depth, so past this a type is an error, not a stack overflow. */
+enum { TYPE_MAX_DEPTH = 2000 };
 
 typedef struct Scheme Scheme;
 
@@ -116,6 +122,7 @@ typedef struct DVar {
 
 typedef struct DivAtom {   /* floor(num / den), not simplifiable */
     Dim *num, *den;
+    uint32_t depth;        /* divisions nested in it, itself included */
 } DivAtom;
 
 typedef struct Factor {    /* var^pow or div^pow: exactly one is set */
@@ -186,6 +193,8 @@ struct Type {              /* fields ordered to pack without padding */
     Shape *shape;          /* TY_TENSOR */
     Type **items;
     Type *ret;             /* TY_FUNC */
+    uint32_t ustamp;       /* TY_TUPLE, TY_FUNC: unified with umark in the */
+    Type *umark;           /* unification of this stamp (types are DAGs) */
     const Origin *origin;
 };
 
@@ -253,12 +262,16 @@ typedef struct Ctx {
     PtrVec queue;         /* constraints to look at again */
     int qhead;
     int draining;
-    int overflow;         /* dimension arithmetic overflowed */
+    int overflow;         /* dimension arithmetic overflowed (1), grew too
+                           * large (2), divided by zero (3) */
+    int norm_depth;       /* dim.c: the recursion of normalisation */
     PtrVec arith;         /* Dim*: every dimension made by arithmetic (a sum,
                            * a product, a coefficient, a floor division)
                            * while the current item is inferred */
     Rewrite *rewrites;
     jmp_buf *abort;       /* a type error abandons the current top-level item */
+    Loc where;            /* the expression being inferred (for errors found
+                           * deep in a walk, e.g. a type nested too deeply) */
     int explain;          /* record BindEdges (for the emitter's messages) */
 } Ctx;
 

@@ -29,6 +29,11 @@ void abandon(Ctx *c)
     longjmp(*c->abort, 1);
 }
 
+void type_too_deep(Ctx *c)
+{
+    type_error(c, c->where, "this makes a type nested more than %d levels deep", TYPE_MAX_DEPTH);
+}
+
 void type_error(Ctx *c, Loc loc, const char *fmt, ...)
 {
     char msg[1024];
@@ -46,7 +51,7 @@ void note_origin(Ctx *c, const char *term, const Origin *o)
         return;
     if (o->scheme)
         diag_note(c->diag, o->loc, "%s comes from %s: %s", term, origin_text(c, o),
-                  pr_scheme_str(c, o->scheme, 0));
+                  pr_scheme_str(c, o->scheme, PR_TEXT_LIMIT));
     else
         diag_note(c->diag, o->loc, "%s comes from %s", term, origin_text(c, o));
 }
@@ -114,7 +119,7 @@ void err_dims(Ctx *c, const Site *site, Dim *e, Dim *a, const char *why_text)
 
 void err_overflow(Ctx *c, const Site *site)
 {
-    const char *what = c->overflow == 2 ? "a dimension expression grows too large (more than 4096 terms)"
+    const char *what = c->overflow == 2 ? "a dimension expression grows too large (more than 4096 terms, or nested too deeply)"
                      : c->overflow == 3 ? "division by zero in a dimension"
                                         : "dimension arithmetic overflows 64 bits";
     c->overflow = 0;
@@ -219,13 +224,16 @@ void shape_lower_levels(Ctx *c, Shape *s, int level)
     }
 }
 
-/* Lowers levels under t; with `occ` set, fails if the variable occurs. */
-static int lower_type(Ctx *c, Type *t, int level, Type *occ, uint32_t stamp)
+/* Lowers levels under t; with `occ` set, fails if the variable occurs.
+ * Each node once (types are DAGs: a pair of a pair shares its parts). */
+static int lower_type(Ctx *c, Type *t, int level, Type *occ, uint32_t stamp, int depth)
 {
     t = type_prune(t);
     if (t->stamp == stamp)
         return 0;
     t->stamp = stamp;
+    if (depth > TYPE_MAX_DEPTH)
+        type_too_deep(c);
     switch (t->kind) {
     case TY_VAR:
         if (t == occ)
@@ -243,16 +251,16 @@ static int lower_type(Ctx *c, Type *t, int level, Type *occ, uint32_t stamp)
     case TY_TUPLE:
     case TY_FUNC:
         for (uint32_t i = 0; i < t->n; i++)
-            if (lower_type(c, t->items[i], level, occ, stamp))
+            if (lower_type(c, t->items[i], level, occ, stamp, depth + 1))
                 return 1;
-        return t->kind == TY_FUNC ? lower_type(c, t->ret, level, occ, stamp) : 0;
+        return t->kind == TY_FUNC ? lower_type(c, t->ret, level, occ, stamp, depth + 1) : 0;
     }
     return 0;
 }
 
 void type_lower_levels(Ctx *c, Type *t, int level)
 {
-    lower_type(c, t, level, NULL, ++c->stamp);
+    lower_type(c, t, level, NULL, ++c->stamp, 0);
 }
 
 /* ---- binding --------------------------------------------------------- */
@@ -302,7 +310,7 @@ static void bind_tvar(Ctx *c, Type *v, Type *val, const Site *site)
     if (val->kind == TY_VAR) {
         if (val->level > v->level)
             val->level = v->level;
-    } else if (lower_type(c, val, v->level, v, ++c->stamp)) {
+    } else if (lower_type(c, val, v->level, v, ++c->stamp, 0)) {
         Namer nm;
         namer_init(&nm, c, 1);
         diag_error(c->diag, loc_of(site), "%s: infinite type: %s would contain itself (%s)",
@@ -506,12 +514,17 @@ void u_shape(Ctx *c, Shape *e, Shape *a, const Site *site)
 
 /* ---- types ------------------------------------------------------------- */
 
-void u_type(Ctx *c, Type *e, Type *a, const Site *site)
+/* Types are DAGs (a pair of a pair shares its parts), so a pair of nodes
+ * already unified in this unification is not walked again: each compound
+ * node remembers the last node it was unified with (stamp, mark). */
+static void u_type_at(Ctx *c, Type *e, Type *a, const Site *site, uint32_t stamp, int depth)
 {
     e = type_prune(e);
     a = type_prune(a);
     if (e == a)
         return;
+    if (depth > TYPE_MAX_DEPTH)
+        type_too_deep(c);
     if (e->kind == TY_VAR) {
         bind_tvar(c, e, a, site);
         return;
@@ -534,14 +547,23 @@ void u_type(Ctx *c, Type *e, Type *a, const Site *site)
     case TY_FUNC:
         if (e->n != a->n)
             err_types(c, site, e, a);
+        if (e->ustamp == stamp && e->umark == a)
+            return;
         for (uint32_t i = 0; i < e->n; i++)
-            u_type(c, e->items[i], a->items[i], site);
+            u_type_at(c, e->items[i], a->items[i], site, stamp, depth + 1);
         if (e->kind == TY_FUNC)
-            u_type(c, e->ret, a->ret, site);
+            u_type_at(c, e->ret, a->ret, site, stamp, depth + 1);
+        e->ustamp = stamp;
+        e->umark = a;
         break;
     case TY_VAR:
         break;
     }
+}
+
+void u_type(Ctx *c, Type *e, Type *a, const Site *site)
+{
+    u_type_at(c, e, a, site, ++c->stamp, 0);
 }
 
 /* ---- the public entry point: unify, then solve what that woke up -------- */
