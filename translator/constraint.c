@@ -13,7 +13,10 @@
  *   different) FAILS;  c with symbolic n is c, and n must be 1 or c (a
  *   residual check);  two different symbolic sizes stay broadcast(m, n).
  * broadcast is associative, commutative and idempotent, so operands that
- * are themselves unresolved broadcasts are flattened into one.
+ * are themselves unresolved broadcasts are flattened into one -- while the
+ * operands stay few (BCAST_FLAT_MAX): a chain of N additions of unknown
+ * shapes would otherwise make N operand lists of up to N each.  Past that
+ * a broadcast is an operand of the next (printing flattens it).
  */
 #include <string.h>
 
@@ -21,6 +24,8 @@
 #include "print.h"
 #include "solve_int.h"
 #include "types.h"
+
+enum { BCAST_FLAT_MAX = 16 };
 
 Constraint *cons_new(Ctx *c, CKind kind, const Origin *why)
 {
@@ -282,8 +287,10 @@ static void examine_bcast_dim(Ctx *c, Constraint *k)
     for (int i = 0; i < k->ops.n; i++) {
         Dim *d = dim_norm(c, k->ops.items[i]);
         DVar *v = dim_is_var(d);
-        if (v && v->def && !v->def->done && v->def != k && v->def->kind == C_BCAST_DIM) {
+        if (v && v->def && !v->def->done && v->def != k && v->def->kind == C_BCAST_DIM &&
+            k->ops.n + v->def->ops.n <= BCAST_FLAT_MAX) {
             pv_push(c->arena, &expanded, v->def);
+            v->def->within = k;
             for (int j = 0; j < v->def->ops.n; j++)
                 pv_push(c->arena, &ops, dim_norm(c, v->def->ops.items[j]));
         } else {
@@ -465,8 +472,10 @@ static void examine_bcast_shape(Ctx *c, Constraint *k)
     for (int i = 0; i < k->ops.n; i++) {
         Shape *s = shape_norm(c, k->ops.items[i]);
         SVar *v = s->n == 1 ? s->s[0].var : NULL;
-        if (v && v->def && !v->def->done && v->def != k && v->def->kind == C_BCAST_SHAPE) {
+        if (v && v->def && !v->def->done && v->def != k && v->def->kind == C_BCAST_SHAPE &&
+            k->ops.n + v->def->ops.n <= BCAST_FLAT_MAX) {
             pv_push(c->arena, &expanded, v->def);
+            v->def->within = k;
             for (int j = 0; j < v->def->ops.n; j++)
                 pv_push(c->arena, &ops, v->def->ops.items[j]);
         } else {
@@ -530,45 +539,6 @@ static void examine_bcast_shape(Ctx *c, Constraint *k)
         tail->s[i] = *(Seg *)suffix.items[suffix.n - 1 - i];
     finish(c, k);
     u_shape(c, shape_of_var(c, k->sres, k->why), shape_concat(c, prefix, tail, k->why), &site);
-}
-
-/* ---- flattened operand sets, for telling implied broadcasts ------------ */
-
-static void flat_into(Ctx *c, Constraint *k, PtrVec *out, int depth)
-{
-    for (int i = 0; i < k->ops.n; i++) {
-        if (k->kind == C_BCAST_SHAPE) {
-            Shape *s = shape_norm(c, k->ops.items[i]);
-            SVar *v = s->n == 1 ? s->s[0].var : NULL;
-            if (v && v->def && !v->def->done && v->def != k && depth < 64) {
-                flat_into(c, v->def, out, depth + 1);
-            } else if (!shapes_contain(c, out, s)) {
-                pv_push(c->arena, out, s);
-            }
-        } else {
-            Dim *d = dim_norm(c, k->ops.items[i]);
-            DVar *v = dim_is_var(d);
-            if (v && v->def && !v->def->done && v->def != k && depth < 64) {
-                flat_into(c, v->def, out, depth + 1);
-            } else if (!dims_contain(c, out, d)) {
-                pv_push(c->arena, out, d);
-            }
-        }
-    }
-}
-
-void bcast_flat_ops(Ctx *c, Constraint *k, PtrVec *out)
-{
-    out->n = 0;
-    flat_into(c, k, out, 0);
-}
-
-int bcast_ops_subset(Ctx *c, CKind kind, const PtrVec *a, const PtrVec *b)
-{
-    for (int i = 0; i < a->n; i++)
-        if (kind == C_BCAST_SHAPE ? !shapes_contain(c, b, a->items[i]) : !dims_contain(c, b, a->items[i]))
-            return 0;
-    return 1;
 }
 
 /* ---- the other constraints ----------------------------------------- */

@@ -201,6 +201,16 @@ static const char *shape_text(W *w, Shape *s)
     return pr_shape_str(w->p->nm, s);
 }
 
+/* A constraint as a message shows it (cut short like every term). */
+static const char *cons_text(W *w, Constraint *k)
+{
+    Buf b;
+    buf_init(&b, w->c->arena);
+    b.limit = PR_TEXT_LIMIT;
+    pr_constraint(w->p->nm, &b, k);
+    return b.full ? ar_printf(w->c->arena, "%s ...", buf_str(&b)) : buf_str(&b);
+}
+
 static const char *i64(W *w, int64_t v)
 {
     /* INT64_MIN has no literal: write it as an expression. */
@@ -559,7 +569,7 @@ static void w_check(W *w, PStep *st)
     if (st->k) {                             /* a broadcast's known result */
         const char *want = dim_local(w, st->d, st->why, dim_text(w, st->d, 0));
         fail_if(w, ar_printf(a, "%s != %s", val, want), "AXON_ERR_BROADCAST", st->why,
-                ar_printf(a, "the broadcast is {}, expected {} (%s)", st->text), val, want, NULL, NULL);
+                ar_printf(a, "the broadcast is {}, expected {} (%s)", cons_text(w, st->k)), val, want, NULL, NULL);
         return;
     }
     if (st->text) {                          /* from a residual: l = r */

@@ -567,7 +567,6 @@ static int try_bcast_dim(Pl *pl, Constraint *k)
     PStep *st = step(pl, PS_BCAST_DIM, k->why);
     st->k = k;
     st->local = plan_local(pl->p, "bc");
-    st->text = cons_text(pl, k);
     const char *where = place(pl, "the broadcast", k->why);
     if (!k->dres->link && !plan_var(k->dres)) {
         PVar *v = ar_alloc(c->arena, sizeof *v);
@@ -578,7 +577,7 @@ static int try_bcast_dim(Pl *pl, Constraint *k)
         return 1;
     }
     /* Its result is a pattern (or already known): an equation. */
-    add_eq(pl, dim_of_var(c, k->dres, k->why), val_local(st->local, where), k->why, st->text, 0)->bcast = k;
+    add_eq(pl, dim_of_var(c, k->dres, k->why), val_local(st->local, where), k->why, NULL, 0)->bcast = k;
     return 1;
 }
 
@@ -591,7 +590,6 @@ static int try_bcast_shape(Pl *pl, Constraint *k)
     PStep *st = step(pl, PS_BCAST_SHAPE, k->why);
     st->k = k;
     st->local = plan_local(pl->p, "bs");
-    st->text = cons_text(pl, k);
     PSrc *src = computed_src(pl, st->local, place(pl, "the broadcast", k->why), k->why);
     st->src = src;
     if (!k->sres->link && !plan_run(k->sres)) {

@@ -98,11 +98,16 @@ static void print_step(Plan *p, Buf *b, PStep *st)
         buf_printf(b, "eval %s := %s", st->local, dim_s(p, st->d, st->raw));
         break;
     case PS_BCAST_DIM:
-    case PS_BCAST_SHAPE:
-        buf_printf(b, "broadcast %s := %s", st->local, st->text);
+    case PS_BCAST_SHAPE: {
+        Buf k;
+        buf_init(&k, a);
+        k.limit = PR_TEXT_LIMIT;
+        pr_constraint(p->nm, &k, st->k);
+        buf_printf(b, "broadcast %s := %s%s", st->local, buf_str(&k), k.full ? " ..." : "");
         if (st->run)
             buf_printf(b, "; %s := %s", plan_run(st->run)->name, st->local);
         break;
+    }
     case PS_SHAPE:
         buf_printf(b, "shape %s := %s", st->local, pr_shape_str(p->nm, st->pattern));
         break;

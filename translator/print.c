@@ -9,6 +9,7 @@
  */
 #include "print.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,26 +113,76 @@ static int str_cmp(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+enum { BCAST_SHOWN = 64 };
+
+/* The live broadcast that an operand stands for, if it is one (a lone
+ * variable whose definition is an unresolved broadcast of the same kind). */
+static Constraint *nested_def(Namer *nm, Constraint *c, void *op)
+{
+    if (c->kind == C_BCAST_SHAPE) {
+        Shape *s = shape_norm(nm->ctx, op);
+        SVar *v = s->n == 1 ? s->s[0].var : NULL;
+        return v && def_live(v->def) && v->def->kind == C_BCAST_SHAPE && v->def != c ? v->def : NULL;
+    }
+    DVar *v = dim_is_var(dim_norm(nm->ctx, op));
+    return v && def_live(v->def) && v->def->kind == C_BCAST_DIM && v->def != c ? v->def : NULL;
+}
+
+/* The operands of broadcast c as text, sorted, each once: operands that are
+ * themselves unresolved broadcasts are replaced by theirs (broadcast is
+ * associative, commutative and idempotent; inference nests them past a few
+ * operands, so that a chain of N stays linear).  Each nested broadcast is
+ * visited once (a DAG), without recursion; at most max texts (0: all). */
+static void bcast_leaves(Namer *nm, Constraint *c, PtrVec *texts, int max)
+{
+    Arena *a = nm->ctx->arena;
+    uint32_t stamp = ++nm->ctx->stamp;
+    PtrVec stack = { 0 };
+    c->flat_stamp = stamp;
+    pv_push(a, &stack, c);
+    while (stack.n && !(max && texts->n >= max)) {
+        Constraint *k = stack.items[--stack.n];
+        for (int i = 0; i < k->ops.n; i++) {
+            Constraint *d = nested_def(nm, k, k->ops.items[i]);
+            if (d) {
+                if (d->flat_stamp != stamp) {
+                    d->flat_stamp = stamp;
+                    pv_push(a, &stack, d);
+                }
+                continue;
+            }
+            Buf one;
+            buf_init(&one, a);
+            if (k->kind == C_BCAST_SHAPE)
+                pr_shape(nm, &one, k->ops.items[i]);
+            else
+                pr_dim(nm, &one, k->ops.items[i]);
+            pv_push(a, texts, (void *)buf_str(&one));
+        }
+    }
+    if (texts->n > 1)
+        qsort(texts->items, (size_t)texts->n, sizeof(void *), str_cmp);
+    int n = 0;
+    for (int i = 0; i < texts->n; i++)
+        if (n == 0 || strcmp(texts->items[n - 1], texts->items[i]) != 0)
+            texts->items[n++] = texts->items[i];
+    texts->n = n;
+}
+
 static void pr_bcast_ops(Namer *nm, Buf *b, Constraint *c)
 {
-    int n = c->ops.n;
-    const char **texts = ar_alloc(nm->ctx->arena, sizeof(char *) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) {
-        Buf one;
-        buf_init(&one, nm->ctx->arena);
-        if (c->kind == C_BCAST_SHAPE)
-            pr_shape(nm, &one, c->ops.items[i]);
-        else
-            pr_dim(nm, &one, c->ops.items[i]);
-        texts[i] = buf_str(&one);
-    }
-    qsort(texts, (size_t)n, sizeof *texts, str_cmp);
+    PtrVec texts = { 0 };
+    /* Into a buffer with a limit (a message), at most BCAST_SHOWN operands. */
+    int max = b->limit ? BCAST_SHOWN : 0;
+    bcast_leaves(nm, c, &texts, max);
     buf_puts(b, "broadcast(");
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < texts.n && !b->full; i++) {
         if (i)
             buf_puts(b, ", ");
-        buf_puts(b, texts[i]);
+        buf_puts(b, texts.items[i]);
     }
+    if (max && texts.n >= max)
+        buf_puts(b, ", ...");
     buf_putc(b, ')');
 }
 
@@ -490,27 +541,79 @@ static int cons_id_cmp(const void *x, const void *y)
 }
 
 /* A broadcast whose result is unused is only a requirement that its
- * operands broadcast together; it is implied, and not printed, when another
- * broadcast's (flattened) operands include all of its own. */
-static int implied(Namer *nm, Constraint **all, int n, int self)
+ * operands broadcast together; it is implied, and not printed, when its
+ * result is an operand of another broadcast, or when another broadcast's
+ * operands (flattened) include all of its own.  The second test compares
+ * pairs, so it is made only while there are few pairs (it only spares the
+ * reader a redundant clause). */
+enum { IMPLIED_PAIRS = 4096 };
+
+static int is_bcast(const Constraint *c)
 {
-    Ctx *c = nm->ctx;
-    Constraint *k = all[self];
-    if ((k->kind != C_BCAST_SHAPE && k->kind != C_BCAST_DIM) ||
-        (k->kind == C_BCAST_SHAPE ? k->sres->link != NULL : k->dres->link != NULL))
-        return 0;
-    PtrVec mine = { 0 }, other = { 0 };
-    bcast_flat_ops(c, k, &mine);
-    for (int j = 0; j < n; j++) {
-        Constraint *o = all[j];
-        if (j == self || o->done || o->kind != k->kind)
-            continue;
-        bcast_flat_ops(c, o, &other);
-        if (bcast_ops_subset(c, k->kind, &mine, &other) &&
-            (!bcast_ops_subset(c, k->kind, &other, &mine) || j < self))
-            return 1;
+    return !c->done && (c->kind == C_BCAST_SHAPE || c->kind == C_BCAST_DIM);
+}
+
+static int result_unused_check(const Constraint *c)
+{
+    return c->kind == C_BCAST_SHAPE ? c->sres->link == NULL : c->dres->link == NULL;
+}
+
+/* Whether every text of a (sorted, distinct) is in b (sorted, distinct). */
+static int texts_subset(const PtrVec *a, const PtrVec *b)
+{
+    int j = 0;
+    for (int i = 0; i < a->n; i++) {
+        while (j < b->n && strcmp(b->items[j], a->items[i]) < 0)
+            j++;
+        if (j == b->n || strcmp(b->items[j], a->items[i]) != 0)
+            return 0;
     }
-    return 0;
+    return 1;
+}
+
+/* Marks (nest_stamp) the broadcasts whose result is an operand of another,
+ * and fills `implied` (one flag per sorted constraint). */
+static void find_implied(Namer *nm, Constraint **all, int n, char *implied)
+{
+    Arena *a = nm->ctx->arena;
+    uint32_t stamp = ++nm->ctx->stamp;
+    for (int i = 0; i < n; i++)
+        if (is_bcast(all[i]))
+            for (int k = 0; k < all[i]->ops.n; k++) {
+                Constraint *d = nested_def(nm, all[i], all[i]->ops.items[k]);
+                if (d)
+                    d->nest_stamp = stamp;
+            }
+    PtrVec cand = { 0 }, other = { 0 };    /* indexes into all */
+    for (int i = 0; i < n; i++) {
+        Constraint *c = all[i];
+        if (!is_bcast(c) || c->nest_stamp == stamp || (c->within && is_bcast(c->within)))
+            continue;
+        pv_push(a, &other, (void *)(intptr_t)i);
+        if (result_unused_check(c) && !was_shown(nm, c))
+            pv_push(a, &cand, (void *)(intptr_t)i);
+    }
+    for (int i = 0; i < n; i++)
+        implied[i] = is_bcast(all[i]) && result_unused_check(all[i]) &&
+                     (all[i]->nest_stamp == stamp || (all[i]->within && is_bcast(all[i]->within)));
+    if ((long)cand.n * other.n > IMPLIED_PAIRS)
+        return;
+    PtrVec *leaves = ar_alloc(a, sizeof(PtrVec) * (size_t)(n ? n : 1));
+    for (int i = 0; i < other.n; i++) {
+        int x = (int)(intptr_t)other.items[i];
+        bcast_leaves(nm, all[x], &leaves[x], 0);
+    }
+    for (int i = 0; i < cand.n; i++) {
+        int self = (int)(intptr_t)cand.items[i];
+        for (int j = 0; j < other.n && !implied[self]; j++) {
+            int o = (int)(intptr_t)other.items[j];
+            if (o == self || all[o]->kind != all[self]->kind)
+                continue;
+            if (texts_subset(&leaves[self], &leaves[o]) &&
+                (!texts_subset(&leaves[o], &leaves[self]) || o < self))
+                implied[self] = 1;
+        }
+    }
 }
 
 void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
@@ -521,10 +624,12 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
     Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)n);
     memcpy(sorted, cons->items, sizeof(Constraint *) * (size_t)n);
     qsort(sorted, (size_t)n, sizeof *sorted, cons_id_cmp);
+    char *implied = ar_alloc(nm->ctx->arena, (size_t)n);
+    find_implied(nm, sorted, n, implied);
     PtrVec clauses = { 0 };
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && !b->full; i++) {
         Constraint *c = sorted[i];
-        if (c->done || c->kind == C_NONNEG || was_shown(nm, c) || implied(nm, sorted, n, i))
+        if (c->done || c->kind == C_NONNEG || was_shown(nm, c) || implied[i])
             continue;
         pr_clauses(nm, c, &clauses);
     }

@@ -382,7 +382,14 @@ Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
             k2->l = inst_dim(&in, k->r ? k->r : k->l);
             break;
         }
+        k->stamp = in.stamp;            /* k's copy, for `within` below */
+        k->mark = k2;
         pv_push(c->arena, &made, k2);
+    }
+    for (int i = 0; i < s->cons.n; i++) {
+        Constraint *k = s->cons.items[i];
+        if (!k->done && k->within && k->within->stamp == in.stamp)
+            ((Constraint *)k->mark)->within = k->within->mark;
     }
     for (int i = 0; i < made.n; i++)
         cons_add(c, made.items[i]);

@@ -26,12 +26,6 @@ void unify_type(Ctx *c, Type *expected, Type *actual, const Origin *why);
  * where the rules allow, else a variable standing for the broadcast. */
 Dim *bcast_dim(Ctx *c, PtrVec ops, const Origin *why);
 Shape *bcast_shape(Ctx *c, PtrVec ops, const Origin *why);
-/* The operands of a broadcast with unresolved broadcasts among them
- * expanded (broadcast is associative): a set of Shape* or Dim*. */
-void bcast_flat_ops(Ctx *c, Constraint *k, PtrVec *out);
-/* Whether every operand in a is one of b (same kind of broadcast). */
-int bcast_ops_subset(Ctx *c, CKind kind, const PtrVec *a, const PtrVec *b);
-
 /* A `>= 0` check on a dimension written with a minus. */
 void require_nonneg(Ctx *c, Dim *d, const Origin *why);
 

@@ -224,6 +224,10 @@ struct Constraint {
     Shape *sl, *sr;
     uint32_t stamp;
     void *mark;
+    struct Constraint *within;  /* a broadcast that took this one's operands
+                           * into its own (so this one is implied by it) */
+    uint32_t flat_stamp;  /* print.c: visited while flattening a broadcast */
+    uint32_t nest_stamp;  /* print.c: its result is another's operand */
 };
 
 /* A type scheme: type with GENERIC variables, plus the constraints over
