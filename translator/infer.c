@@ -246,6 +246,34 @@ static void bind_pattern(Inf *in, Pattern *p, Type *t)
     }
 }
 
+/* A parameter given twice is an error (a few are compared in pairs, many
+ * through a table: a function may have a hundred thousand). */
+static void check_params(Inf *in, FnExpr *f)
+{
+    Ctx *c = in->c;
+    int n = f->params.n;
+    Symtab seen;
+    if (n > 16)
+        st_init(&seen, c->arena);
+    for (int i = 0; i < n; i++) {
+        Param *p = f->params.items[i], *q = NULL;
+        if (strcmp(p->name, "_") == 0)
+            continue;
+        if (n > 16) {
+            q = st_put(&seen, p->name, p);
+        } else {
+            for (int j = 0; j < i && !q; j++)
+                if (strcmp(((Param *)f->params.items[j])->name, p->name) == 0)
+                    q = f->params.items[j];
+        }
+        if (q) {
+            diag_error(c->diag, p->loc, "parameter '%s' appears twice", p->name);
+            diag_note(c->diag, q->loc, "'%s' is first a parameter here", p->name);
+            abandon(c);
+        }
+    }
+}
+
 static Type *infer_fn(Inf *in, Expr *e)
 {
     Ctx *c = in->c;
@@ -253,16 +281,9 @@ static Type *infer_fn(Inf *in, Expr *e)
     int mark = in->stack.n;
     uint32_t n = (uint32_t)f->params.n;
     Type *ft = type_func(c, n, origin_new(c, e->loc, "this function", NULL, 0));
+    check_params(in, f);
     for (uint32_t i = 0; i < n; i++) {
         Param *p = f->params.items[i];
-        for (uint32_t j = 0; j < i; j++) {
-            Param *q = f->params.items[j];
-            if (strcmp(q->name, p->name) == 0 && strcmp(p->name, "_") != 0) {
-                diag_error(c->diag, p->loc, "parameter '%s' appears twice", p->name);
-                diag_note(c->diag, q->loc, "'%s' is first a parameter here", p->name);
-                abandon(c);
-            }
-        }
         p->type = p->ann ? elab_type(c, in->scope, p->ann, OW_ANNOT, p->name) : type_var(c, NULL);
         ft->items[i] = p->type;
         if (strcmp(p->name, "_") != 0)
