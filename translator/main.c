@@ -3,8 +3,12 @@
  *   axonc check FILE.axon
  *   axonc emit FILE.axon [-o OUT.h] [--prefix P] [-MD] [-MF DEPFILE]
  *   axonc --help | --version
- * Exit status: 0 success, 1 an error in the input, 2 a usage error.
+ * Exit status: 0 success, 1 an error in the input (or in writing the
+ * output: output.h), 2 a usage error.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +17,11 @@
 #include "dot.h"
 #include "emit.h"
 #include "output.h"
+#include "source.h"
 #include "types.h"
+
+#define MIB_TEXT(n) MIB_DIGITS(n)     /* SRC_MAX_MIB as text */
+#define MIB_DIGITS(n) #n
 
 static const char usage_text[] =
     "usage: axonc check FILE.axon\n"
@@ -34,6 +42,8 @@ static const char help_text[] =
     "      top-level function (to stdout without -o).\n"
     "      example: axonc emit model.axon -o model.h -MD\n"
     "    -o OUT            write to OUT, atomically (on an error OUT is left as it was)\n"
+    "                      (a symbolic link is followed; a device or a FIFO is written\n"
+    "                      in place)\n"
     "    --prefix P        name the functions P_NAME_shape, ... (default: the file's\n"
     "                      stem as a C identifier)\n"
     "                      example: axonc emit nets/mlp.axon --prefix mlp -o mlp.h\n"
@@ -46,13 +56,15 @@ static const char help_text[] =
     "                      example: axonc emit cnn.axon --format dot | dot -Tsvg -o cnn.svg\n"
     "    -MD               also write a make depfile (OUT with .d for its extension)\n"
     "    -MF DEPFILE       write the depfile to DEPFILE (implies -MD)\n"
+    "                      (OUT and the depfile are both replaced, or on an error neither)\n"
     "                      example: axonc emit model.axon -o model.h -MD -MF deps/model.d\n"
     "\n"
     "  axonc --help       this text\n"
     "  axonc --version    the version\n"
     "\n"
-    "Exit status: 0 success, 1 an error in the input (diagnostics on stderr),\n"
-    "2 a usage error.  Documentation: docs/language.md, docs/c-api.md, axonc(1).\n";
+    "Exit status: 0 success, 1 an error in the input or in writing the output\n"
+    "(diagnostics on stderr), 2 a usage error.  An input may have up to " MIB_TEXT(SRC_MAX_MIB) " MiB.\n"
+    "Documentation: docs/language.md, docs/c-api.md, axonc(1).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -78,40 +90,91 @@ static int cmd_check(int argc, char **argv)
     int rc = compile_file(&cp, file, stderr);
     if (rc == 0) {
         const char *sigs = compile_signatures(&cp);
-        if (sigs)
-            fputs(sigs, stdout);
-        else
-            rc = 1;
+        rc = !sigs || write_stdout(sigs, strlen(sigs), "the signatures", file) != 0;
     }
     compile_free(&cp);
-    if (fflush(stdout) != 0) {
-        perror("axonc: error: writing the signatures");
-        return 1;
-    }
     return rc;
 }
 
-/* The depfile's name for -MD without -MF: OUT.h gives OUT.d (as gcc). */
+/* The depfile's name for -MD without -MF: OUT with .d for its extension,
+ * as gcc (out.h gives out.d; out and .h, which have none, out.d and .h.d). */
 static const char *default_depfile(Arena *a, const char *out)
 {
-    size_t n = strlen(out);
-    const char *dot = strrchr(out, '.');
     const char *slash = strrchr(out, '/');
-    if (dot && (!slash || dot > slash))
-        n = (size_t)(dot - out);
+    const char *base = slash ? slash + 1 : out;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - out) : strlen(out);
     return ar_printf(a, "%s.d", ar_strndup(a, out, n));
 }
 
-/* A make rule: `OUT: SOURCE`, with spaces escaped as make wants. */
-static void dep_name(Buf *b, const char *s)
+/* Appends a file name to a make rule so that make reads it back: a space,
+ * tab, '#' or ':' after a backslash (the backslashes before it doubled, as
+ * gcc does), '$' doubled, and in a prerequisite '|' and the wildcards
+ * after a backslash.  Returns NULL, or what in the name make cannot read
+ * in a target (a '%' makes it a pattern) or anywhere. */
+static const char *dep_name(Buf *b, const char *s, int target)
 {
-    for (; *s; s++) {
-        if (*s == ' ' || *s == '#')
+    size_t n = strlen(s);
+    if (n && s[n - 1] == '\\')
+        return "a backslash at its end";
+    for (const char *p = s; *p; p++) {
+        if (*p == '\n' || *p == '\r')
+            return *p == '\n' ? "a newline" : "a carriage return";
+        if (strchr(";=%", *p))
+            return ar_printf(b->a, "'%c'", *p);
+        int quoted = strchr(" \t#:", *p) != NULL;
+        int wild = !target && strchr("|*?[", *p) != NULL;
+        if (wild && p > s && p[-1] == '\\')
+            return ar_printf(b->a, "a backslash before '%c'", *p);
+        for (const char *q = p; quoted && q > s && q[-1] == '\\'; q--)
             buf_putc(b, '\\');
-        if (*s == '$')
+        if (quoted || wild)
+            buf_putc(b, '\\');
+        if (*p == '$')
             buf_putc(b, '$');
-        buf_putc(b, *s);
+        buf_putc(b, *p);
     }
+    return NULL;
+}
+
+/* The depfile: `OUT: SOURCE`, then `SOURCE:` so that make does not stop
+ * when the source is gone.  Returns 0, or 1 after a message when make
+ * could not read a name back. */
+static int make_rule(Buf *dep, const char *out, const char *file)
+{
+    const char *names[] = { out, file, file };
+    const char *after[] = { ": ", "\n", ":\n" };
+    for (int i = 0; i < 3; i++) {
+        const char *why = dep_name(dep, names[i], i != 1);
+        if (why) {
+            fputs("axonc: error: a depfile cannot name '", stderr);
+            diag_put_name(stderr, names[i]);
+            fprintf(stderr, "': make cannot read a file name with %s\n", why);
+            return 1;
+        }
+        buf_puts(dep, after[i]);
+    }
+    return 0;
+}
+
+/* Writes what emit made to OUT (or stdout without -o) and the depfile
+ * (unless NULL): every file or none.  Returns the exit status. */
+static int write_emitted(Compilation *cp, Buf *text, const char *what, const char *file, const char *out,
+                         const char *depfile)
+{
+    if (!out)
+        return write_stdout(buf_str(text), text->n, what, file) != 0;
+    OutFile files[2] = { { "output", out, buf_str(text), text->n } };
+    int n = 1;
+    Buf dep;
+    buf_init(&dep, &cp->arena);
+    if (depfile) {
+        if (make_rule(&dep, out, file))
+            return 1;
+        OutFile d = { "depfile", depfile, buf_str(&dep), dep.n };
+        files[n++] = d;
+    }
+    return write_outputs(files, n, file) != 0;
 }
 
 static int cmd_emit(int argc, char **argv)
@@ -169,53 +232,46 @@ static int cmd_emit(int argc, char **argv)
     Compilation cp;
     int rc = compile_file_for_emit(&cp, file, stderr);
     if (rc == 0) {
-        Buf header;
-        buf_init(&header, &cp.arena);
+        Buf text;
+        buf_init(&text, &cp.arena);
         if (dot)
-            dot_program(&cp, &header);
-        if (!dot && emit_header(&cp, &opt, &header) != 0) {
+            dot_program(&cp, &text);
+        if (!dot && emit_header(&cp, &opt, &text) != 0)
             rc = 1;
-        } else if (out) {
-            rc = write_file_atomic(out, buf_str(&header), header.n) ? 1 : 0;
-        } else {
-            fwrite(buf_str(&header), 1, header.n, stdout);
-            if (fflush(stdout) != 0) {
-                perror("axonc: error: writing the header");
-                rc = 1;
-            }
-        }
-        if (rc == 0 && md) {
-            Buf dep;
-            buf_init(&dep, &cp.arena);
-            dep_name(&dep, out);
-            buf_puts(&dep, ": ");
-            dep_name(&dep, file);
-            buf_puts(&dep, "\n");
-            dep_name(&dep, file);
-            buf_puts(&dep, ":\n");
-            rc = write_file_atomic(depfile ? depfile : default_depfile(&cp.arena, out), buf_str(&dep), dep.n) ? 1 : 0;
-        }
+        else
+            rc = write_emitted(&cp, &text, dot ? "the graph" : "the header", file, out,
+                               md ? (depfile ? depfile : default_depfile(&cp.arena, out)) : NULL);
     }
     compile_free(&cp);
     return rc;
 }
 
+/* Makes sure descriptors 0, 1 and 2 are open (on /dev/null, read-only),
+ * so that no file axonc opens takes their place: a write to a closed
+ * stdout then fails as it should instead of landing in an output file. */
+static void reserve_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDONLY) < 0)
+            return;
+}
+
 int main(int argc, char **argv)
 {
+    reserve_standard_fds();
     if (argc < 2)
         return usage_error("%s", "no command given");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         if (argc > 2)
             return usage_error("%s takes no arguments", cmd);
-        fputs(help_text, stdout);
-        return 0;
+        return write_stdout(help_text, strlen(help_text), "the help", NULL) != 0;
     }
     if (strcmp(cmd, "--version") == 0) {
         if (argc > 2)
             return usage_error("%s takes no arguments", cmd);
-        printf("axonc %s\n", AXONC_VERSION);
-        return 0;
+        static const char version[] = "axonc " AXONC_VERSION "\n";
+        return write_stdout(version, strlen(version), "the version", NULL) != 0;
     }
     if (strcmp(cmd, "check") == 0)
         return cmd_check(argc - 2, argv + 2);

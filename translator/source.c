@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 Loc loc_span(Loc a, Loc b)
@@ -43,49 +44,111 @@ Source *src_from_text(Arena *a, const char *name, const char *text, size_t len, 
     return src_new(a, name, ar_strndup(a, text, len), len, builtin);
 }
 
-/* Reads the file straight into the arena: a regular file in one buffer of
- * its size, anything else (a pipe) in one that doubles. */
+/* Refuses an input over SRC_MAX_BYTES: says so and exits 1, as the arena
+ * does when memory runs out (nothing has been written yet). */
+static void too_large(const char *path)
+{
+    diag_put_name(stderr, path);
+    fprintf(stderr, ": error: the input is larger than %d MiB\n", SRC_MAX_MIB);
+    exit(1);
+}
+
+/* Reads the rest of f after the `len` bytes in `have` into one malloc'd
+ * buffer that doubles but never holds more than SRC_MAX_BYTES + 1 bytes.
+ * Returns it with *total, or NULL with errno EFBIG (more than the limit),
+ * EIO or ENOMEM. */
+static char *read_rest(FILE *f, const char *have, size_t len, size_t *total)
+{
+    size_t cap = len < 65536 ? 65536 : len * 2;
+    if (cap > SRC_MAX_BYTES + 1)
+        cap = SRC_MAX_BYTES + 1;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    memcpy(buf, have, len);
+    for (;;) {
+        if (len == cap) {
+            if (cap > SRC_MAX_BYTES) {
+                free(buf);
+                errno = EFBIG;
+                return NULL;
+            }
+            size_t ncap = cap > SRC_MAX_BYTES / 2 ? SRC_MAX_BYTES + 1 : cap * 2;
+            char *more = realloc(buf, ncap);
+            if (!more) {
+                free(buf);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = more;
+            cap = ncap;
+        }
+        size_t want = cap - len;
+        size_t got = fread(buf + len, 1, want, f);
+        len += got;
+        if (got < want)
+            break;                      /* the end, or an error */
+    }
+    if (ferror(f)) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    *total = len;
+    return buf;
+}
+
+/* Reads the file into the arena: a regular file straight into one buffer
+ * of its size; a pipe or a device (or a file that grew) through read_rest,
+ * then copied.  Never more than SRC_MAX_BYTES + 1 bytes are read. */
 Source *src_load(Arena *a, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
     struct stat st;
-    int known = fstat(fileno(f), &st) == 0;
-    if (known && S_ISDIR(st.st_mode)) {
+    if (fstat(fileno(f), &st) != 0) {
+        int e = errno;
+        fclose(f);
+        errno = e;
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) {
         fclose(f);
         errno = EISDIR;
         return NULL;
     }
-    size_t cap = 4096, len = 0;
-    if (known && S_ISREG(st.st_mode)) {
-        if ((uintmax_t)st.st_size > UINT32_MAX - 1) {
+    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > SRC_MAX_BYTES) {
+        fclose(f);
+        too_large(path);
+    }
+    /* One byte more than the size, so that the end is seen without a retry. */
+    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 0;
+    char *buf = ar_alloc(a, cap + 1);
+    size_t len = cap ? fread(buf, 1, cap, f) : 0;
+    if (len == cap && !ferror(f)) {
+        size_t total;
+        char *rest = read_rest(f, buf, len, &total);
+        if (!rest) {
+            int e = errno;
             fclose(f);
-            errno = EFBIG;
+            if (e == EFBIG)
+                too_large(path);
+            errno = e;
             return NULL;
         }
-        cap = (size_t)st.st_size + 1;   /* one more, so the end is seen without growing */
-    }
-    char *buf = ar_alloc(a, cap);
-    for (;;) {
-        if (len == cap) {
-            if (cap > UINT32_MAX)
-                break;                  /* too large: EFBIG below */
-            buf = ar_grow(a, buf, cap, cap * 2);
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
+        buf = ar_alloc(a, total + 1);
+        memcpy(buf, rest, total);
+        free(rest);
+        len = total;
     }
     int bad = ferror(f);
     fclose(f);
-    if (bad || len > UINT32_MAX - 1) {
-        errno = bad ? EIO : EFBIG;
+    if (bad) {
+        errno = EIO;
         return NULL;
     }
-    buf[len] = 0;                       /* len < cap: the last read found the end */
+    buf[len] = 0;
     return src_new(a, path, buf, len, 0);
 }
 
@@ -101,6 +164,21 @@ void src_line_col(const Source *s, uint32_t off, int *line, int *col)
     }
     *line = lo + 1;
     *col = (int)(off - s->lines[lo]) + 1;
+}
+
+void diag_put_name(FILE *out, const char *name)
+{
+    /* Runs of printable bytes in one call each: stderr is unbuffered. */
+    const unsigned char *s = (const unsigned char *)name;
+    while (*s) {
+        size_t n = 0;
+        while (s[n] && s[n] >= 32 && s[n] != 127)
+            n++;
+        fwrite(s, 1, n, out);
+        s += n;
+        for (; *s && (*s < 32 || *s == 127); s++)
+            fputc('?', out);
+    }
 }
 
 void diag_init(Diag *d, FILE *out)
@@ -149,10 +227,11 @@ static void diag_vemit(Diag *d, Loc loc, const char *kind, const char *fmt, va_l
     if (loc.src) {
         int line, col;
         src_line_col(loc.src, loc.start, &line, &col);
+        diag_put_name(d->out, loc.src->name);
         if (loc.src->builtin)
-            fprintf(d->out, "%s: %s: ", loc.src->name, kind);
+            fprintf(d->out, ": %s: ", kind);
         else
-            fprintf(d->out, "%s:%d:%d: %s: ", loc.src->name, line, col, kind);
+            fprintf(d->out, ":%d:%d: %s: ", line, col, kind);
     } else {
         fprintf(d->out, "axonc: %s: ", kind);
     }

@@ -33,7 +33,16 @@ typedef struct Loc {
 Loc loc_span(Loc a, Loc b);             /* from the start of a to the end of b */
 void src_line_col(const Source *s, uint32_t off, int *line, int *col);
 
-/* Loads a whole file.  Returns NULL (with errno set) when it cannot be read. */
+/* The largest input: far above any real program, and well inside the 32-bit
+ * offsets of a Loc.  docs/language.md section 9 states it. */
+#define SRC_MAX_MIB 256
+#define SRC_MAX_BYTES ((size_t)SRC_MAX_MIB * 1024 * 1024)
+
+/* Loads a whole file (a regular file, or a pipe or device read to its end).
+ * Returns NULL (with errno set) when it cannot be read.  An input larger
+ * than SRC_MAX_BYTES is refused from its size, or as soon as that much has
+ * been read: "FILE: error: the input is larger than 256 MiB" on stderr and
+ * exit status 1, like running out of memory (arena.h). */
 Source *src_load(Arena *a, const char *path);
 Source *src_from_text(Arena *a, const char *name, const char *text, size_t len, int builtin);
 
@@ -46,6 +55,10 @@ typedef struct Diag {
 } Diag;
 
 void diag_init(Diag *d, FILE *out);
+/* Prints a file name with its control characters (a newline, an escape)
+ * as '?', so that a diagnostic stays one line and cannot drive the
+ * terminal. */
+void diag_put_name(FILE *out, const char *name);
 void diag_error(Diag *d, Loc loc, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
