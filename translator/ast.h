@@ -20,7 +20,7 @@ typedef struct TExpr TExpr;
 typedef struct SExpr SExpr;
 typedef struct DExpr DExpr;
 typedef struct Expr Expr;
-typedef struct Type Type;
+struct Type;               /* terms.h: what inference gives each node */
 
 /* ---- annotations ---------------------------------------------------- */
 
@@ -92,14 +92,14 @@ typedef struct Pattern {
     Loc loc;
     const char *name;
     PtrVec items;          /* Pattern* */
-    Type *type;            /* set by inference */
+    struct Type *type;     /* set by inference */
 } Pattern;
 
 typedef struct Param {
     const char *name;
     Loc loc;
     TExpr *ann;            /* may be NULL */
-    Type *type;            /* set by inference */
+    struct Type *type;     /* set by inference */
 } Param;
 
 typedef struct Stmt {
@@ -141,7 +141,7 @@ struct Expr {
     Expr *l, *r;           /* EX_BINARY; EX_NEG uses l */
     FnExpr *lam;           /* EX_FN */
     Loc op_loc;            /* EX_BINARY, EX_NEG: the operator itself */
-    Type *type;            /* set by inference */
+    struct Type *type;     /* set by inference */
 };
 
 /* ---- programs ------------------------------------------------------- */

@@ -130,6 +130,10 @@ static void cons_visit(Ctx *c, Constraint *k, const Visitor *v)
     case C_NONNEG:
         visit_dim(c, k->l, v, 0);
         break;
+    case C_DYN:
+        v->dvar(c, k->dres, v->arg);
+        visit_dim(c, k->l, v, 0);
+        break;
     }
 }
 
@@ -239,12 +243,12 @@ static int same_dim_set(Ctx *c, const PtrVec *a, const PtrVec *b)
 /* A live broadcast, other than k, over the same operand set: among those k
  * was flattened from and those watching the first operand's variables
  * (every such broadcast watches them).  Its result is k's, whether it is a
- * definition or a check whose result is known.  A definition kept in a
- * scheme (its result is GENERIC) is a template for the instances: it is
- * never merged with one, or every instance would share its result. */
+ * definition or a check whose result is known.  A broadcast kept in a
+ * scheme is a template for the instances: it is never merged with one, or
+ * every instance would share its result (or its check would be lost). */
 static Constraint *same_dim_def(Ctx *c, Constraint *k, const PtrVec *ops, const PtrVec *expanded)
 {
-    if (k->dres->level == GENERIC)
+    if (k->templ)
         return NULL;
     for (int i = 0; i < expanded->n; i++) {
         Constraint *d = expanded->items[i];
@@ -257,7 +261,7 @@ static Constraint *same_dim_def(Ctx *c, Constraint *k, const PtrVec *ops, const 
             continue;
         for (Watch *w = d->t[0].f[0].var->watch; w; w = w->next) {
             Constraint *o = w->c;
-            if (o != k && !o->done && o->kind == C_BCAST_DIM && o->dres->level != GENERIC &&
+            if (o != k && !o->done && o->kind == C_BCAST_DIM && !o->templ &&
                 o->ops.n == ops->n && same_dim_set(c, &o->ops, ops))
                 return o;
         }
@@ -427,7 +431,7 @@ static int same_shape_set(Ctx *c, const PtrVec *a, const PtrVec *b)
 /* As same_dim_def, for shapes. */
 static Constraint *same_shape_def(Ctx *c, Constraint *k, const PtrVec *ops, const PtrVec *expanded)
 {
-    if (k->sres->level == GENERIC)
+    if (k->templ)
         return NULL;
     for (int i = 0; i < expanded->n; i++) {
         Constraint *d = expanded->items[i];
@@ -443,7 +447,7 @@ static Constraint *same_shape_def(Ctx *c, Constraint *k, const PtrVec *ops, cons
             continue;
         for (Watch *w = v->watch; w; w = w->next) {
             Constraint *o = w->c;
-            if (o != k && !o->done && o->kind == C_BCAST_SHAPE && o->sres->level != GENERIC &&
+            if (o != k && !o->done && o->kind == C_BCAST_SHAPE && !o->templ &&
                 o->ops.n == ops->n && same_shape_set(c, &o->ops, ops))
                 return o;
         }
@@ -543,6 +547,14 @@ static void examine_bcast_shape(Ctx *c, Constraint *k)
 
 /* ---- the other constraints ----------------------------------------- */
 
+void record_dyn(Ctx *c, DVar *v, Dim *val, const Origin *why)
+{
+    Constraint *k = cons_new(c, C_DYN, why);
+    k->dres = v;
+    k->l = val;
+    cons_add(c, k);
+}
+
 void require_nonneg(Ctx *c, Dim *d, const Origin *why)
 {
     Constraint *k = cons_new(c, C_NONNEG, why);
@@ -638,6 +650,8 @@ static void examine(Ctx *c, Constraint *k)
     case C_NONNEG:
         examine_nonneg(c, k);
         break;
+    case C_DYN:
+        break;                  /* a record for the header (plan.c) */
     case C_BCAST_DIM:
         examine_bcast_dim(c, k);
         break;

@@ -418,15 +418,21 @@ Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
 
 /* ---- normalisation --------------------------------------------------- */
 
-static int needs_norm(const Dim *d)
+/* Whether a variable in d is bound.  A dimension found to have none is
+ * marked (clean) until the next binding: a deep nest of floor divisions is
+ * then not walked again at every normalisation. */
+static int needs_norm(Ctx *c, Dim *d)
 {
+    if (d->clean == c->epoch + 1)
+        return 0;
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
             if (f->var ? f->var->link != NULL
-                       : needs_norm(f->div->num) || needs_norm(f->div->den))
+                       : needs_norm(c, f->div->num) || needs_norm(c, f->div->den))
                 return 1;
         }
+    d->clean = c->epoch + 1;
     return 0;
 }
 
@@ -475,7 +481,7 @@ static Dim *norm_fresh(Ctx *c, Dim *d, int rewrite)
 {
     if (d->ragged)
         return d;
-    if (!needs_norm(d))
+    if (!needs_norm(c, d))
         return rewrite && c->rewrites ? apply_rewrites(c, d) : d;
     DVar *only = dim_is_var(d);
     if (only) {
@@ -643,4 +649,85 @@ int dim_can_equal(const Dim *d, int64_t v)
     if (a == -1 && r == INT64_MIN)
         return -1;
     return r % a == 0 && r / a >= 0;
+}
+
+/* ---- hashing and maps ------------------------------------------------ */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h;
+}
+
+/* A floor division's hash is kept for the generation it was made in (a
+ * nest of them is hashed once, not at every level of every lookup). */
+uint64_t dim_hash(const Dim *d, uint32_t gen)
+{
+    uint64_t h = d->ragged ? 0x5bd1e995ULL : 0xcbf29ce484222325ULL;
+    for (uint32_t i = 0; i < d->nt; i++) {
+        const Mono *m = &d->t[i];
+        h = mix(h, (uint64_t)m->coef);
+        for (uint32_t j = 0; j < m->nf; j++) {
+            const Factor *f = &m->f[j];
+            uint64_t x;
+            if (f->var) {
+                x = f->var->id;
+            } else if (gen && f->div->hash_gen == gen) {
+                x = f->div->hash;
+            } else {
+                x = mix(dim_hash(f->div->num, gen), dim_hash(f->div->den, gen));
+                f->div->hash = x;
+                f->div->hash_gen = gen;
+            }
+            h = mix(mix(h, x), f->pow);
+        }
+    }
+    return h;
+}
+
+void dm_init(DimMap *m, Arena *a, uint32_t gen)
+{
+    m->a = a;
+    m->slot = NULL;
+    m->cap = m->n = 0;
+    m->gen = gen;
+}
+
+static DimSlot *dm_find(const DimMap *m, const Dim *d, uint64_t h)
+{
+    size_t mask = m->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        DimSlot *s = &m->slot[i];
+        if (!s->key || (s->hash == h && dim_equal(s->key, d)))
+            return s;
+    }
+}
+
+void *dm_get(const DimMap *m, const Dim *d)
+{
+    if (!m->cap)
+        return NULL;
+    DimSlot *s = dm_find(m, d, dim_hash(d, m->gen));
+    return s->key ? s->val : NULL;
+}
+
+void dm_put(DimMap *m, Dim *d, void *val)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 16;
+        DimSlot *old = m->slot;
+        size_t ocap = m->cap;
+        m->slot = ar_alloc(m->a, sizeof(DimSlot) * cap);
+        m->cap = cap;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i].key)
+                *dm_find(m, old[i].key, old[i].hash) = old[i];
+    }
+    uint64_t h = dim_hash(d, m->gen);
+    DimSlot *s = dm_find(m, d, h);
+    if (!s->key)
+        m->n++;
+    s->hash = h;
+    s->key = d;
+    s->val = val;
 }

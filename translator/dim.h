@@ -52,6 +52,27 @@ int64_t ck_mul(Ctx *c, int64_t a, int64_t b);
 int64_t floor_div(int64_t a, int64_t b);           /* b != 0, no overflow case */
 uint64_t mag64(int64_t v);                         /* |v|, exact for INT64_MIN */
 
+/* A hash of a normalised dimension (equal dimensions hash alike).  gen:
+ * while no variable is bound, the same nonzero value (floor divisions keep
+ * their hash for it); 0 to keep nothing. */
+uint64_t dim_hash(const Dim *d, uint32_t gen);
+
+/* A map from normalised dimensions (compared by dim_equal) to pointers. */
+typedef struct DimSlot {
+    uint64_t hash;
+    Dim *key;             /* NULL: empty */
+    void *val;
+} DimSlot;
+typedef struct DimMap {
+    Arena *a;
+    DimSlot *slot;
+    size_t cap, n;
+    uint32_t gen;         /* for dim_hash */
+} DimMap;
+void dm_init(DimMap *m, Arena *a, uint32_t gen);
+void *dm_get(const DimMap *m, const Dim *d);
+void dm_put(DimMap *m, Dim *d, void *val);
+
 /* Calls f on every unbound variable of a normalised dimension. */
 void dim_each_var(const Dim *d, void (*f)(DVar *, void *), void *arg);
 

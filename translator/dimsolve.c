@@ -192,7 +192,7 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing)
         DVar *v = m->f[0].var;
         int elsewhere = 0;
         for (uint32_t j = 0; j < p->nt && !elsewhere; j++)
-            if (j != i && dim_mentions(&(Dim){0, 1, (Mono *)&p->t[j], NULL}, v))
+            if (j != i && dim_mentions(&(Dim){ .nt = 1, .t = (Mono *)&p->t[j] }, v))
                 elsewhere = 1;
         if (elsewhere)
             continue;

@@ -121,9 +121,10 @@ static void dot_function(Dot *d, Binding *b, int index)
     namer_init(&d->nm, &d->cp->ctx, 0);
     Buf sig;
     buf_init(&sig, &d->cp->arena);
+    sig.limit = PR_TEXT_LIMIT;             /* a label: cut short like a message */
     pr_scheme(&d->nm, &sig, b->scheme);
     buf_printf(d->out, "  subgraph cluster_%d {\n    label=", index);
-    quoted(d->out, ar_printf(&d->cp->arena, "%s : %s", b->item->name, buf_str(&sig)));
+    quoted(d->out, ar_printf(&d->cp->arena, "%s : %s%s", b->item->name, buf_str(&sig), sig.full ? " ..." : ""));
     buf_puts(d->out, ";\n");
     st_init(&d->names, &d->cp->arena);
     for (int i = 0; i < f->params.n; i++) {

@@ -26,8 +26,10 @@ typedef struct W {
     const char *file;       /* the source file's name, for messages */
     Buf *body;
     int indent;             /* extra levels, inside a loop or a block */
-    PtrVec cache_d;         /* Dim*: arithmetic already evaluated ... */
-    PtrVec cache_c;         /* ... into this local */
+    DimMap cache;           /* Dim* -> the local that holds its value */
+    int no_cache;           /* inside a block: its locals stay in it */
+    const char *guard;      /* a condition under which no check fails: the
+                             * sizes it compares may be AXON_DIM_UNKNOWN */
     PtrVec decls;           /* Decl*: locals whose declaration is dropped
                              * when nothing reads them */
 } W;
@@ -123,7 +125,10 @@ static void fail_if(W *w, const char *cond, const char *status, const Origin *wh
 {
     int ln, col;
     const char *msg = message(w, why, &ln, &col, text);
-    line(w, "if (%s)", cond);
+    if (w->guard)
+        line(w, "if (!(%s) && (%s))", w->guard, cond);
+    else
+        line(w, "if (%s)", cond);
     line(w, "    return axon__fail(err, %s, %d, %d, \"%s\", %s, %s, %s, %s);", status, ln, col, msg,
          v0 ? v0 : "0", v1 ? v1 : "0", v2 ? v2 : "0", v3 ? v3 : "0");
 }
@@ -269,10 +274,54 @@ static void val_fail(W *w, const PVal *v, const char *cond, const char *status, 
 
 static const char *cached(W *w, Dim *d)
 {
-    for (int i = 0; i < w->cache_d.n; i++)
-        if (dim_equal(w->cache_d.items[i], d))
-            return w->cache_c.items[i];
-    return NULL;
+    return dm_get(&w->cache, d);
+}
+
+/* The condition under which d's value is unknown at run time (a variable
+ * of it is AXON_DIM_UNKNOWN: plan.h, PVar.maybe_unknown), or NULL. */
+static void unknown_vars(W *w, Dim *d, Buf *b)
+{
+    d = dim_norm(w->c, d);
+    if (plan_known(w->p, d))
+        return;
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (!f->var) {
+                unknown_vars(w, f->div->num, b);
+                unknown_vars(w, f->div->den, b);
+            } else if (plan_var(f->var) && plan_var(f->var)->maybe_unknown) {
+                const char *t = ar_printf(w->c->arena, "%s == AXON_DIM_UNKNOWN", plan_var(f->var)->local);
+                if (!strstr(buf_str(b), t))
+                    buf_printf(b, "%s%s", b->n ? " || " : "", t);
+            }
+        }
+}
+
+static const char *unknown_cond(W *w, Dim *d, const PVal *v)
+{
+    Buf b;
+    buf_init(&b, w->c->arena);
+    if (d)
+        unknown_vars(w, d, &b);
+    if (v && v->maybe_unknown)
+        buf_printf(&b, "%s%s == AXON_DIM_UNKNOWN", b.n ? " || " : "", val_c(w, v));
+    return b.n ? buf_str(&b) : NULL;
+}
+
+/* Whether d is known from its variables alone (not through a split). */
+static int plan_dim_computable(W *w, Dim *d)
+{
+    d = dim_norm(w->c, d);
+    if (plan_known(w->p, d) || cached(w, d))
+        return 1;
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? !plan_var(f->var) : !plan_dim_computable(w, f->div->num) || !plan_dim_computable(w, f->div->den))
+                return 0;
+        }
+    return 1;
 }
 
 /* The C expression of a known dimension.  Arithmetic goes through the
@@ -289,11 +338,24 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith)
     DVar *v = dim_is_var(d);
     if (v)
         return plan_var(v) ? plan_var(v)->local : NULL;
-    const char *given = plan_known_local(w->p, d);
-    if (!given)
-        given = cached(w, d);
+    const PVal *kv = plan_known(w->p, d);
+    if (kv)
+        return val_c(w, kv);
+    const char *given = cached(w, d);
     if (given)
         return given;
+    if (!raw && !plan_dim_computable(w, d)) {
+        /* c * K + rest, with K an expression an input gives */
+        int64_t c;
+        Dim *rest;
+        const PVal *k = plan_known_split(w->p, d, &c, &rest);
+        if (!k)
+            return NULL;
+        const char *r = dim_c(w, rest, 0, arith);
+        const char *kc = c == 1 ? val_c(w, k) : ar_printf(w->c->arena, "axon__mul(%s, %s, &bad)", i64(w, c), val_c(w, k));
+        *arith = 1;
+        return ar_printf(w->c->arena, "axon__add(%s, %s, &bad)", kc, r);
+    }
     const char *sum = NULL;
     for (uint32_t i = 0; i < d->nt; i++) {
         const Mono *m = &d->t[i];
@@ -359,16 +421,35 @@ static const char *dim_local_raw(W *w, Dim *d, int raw, const Origin *why, const
     line(w, "int64_t %s = %s;", v, e);
     fail_if(w, "bad", "AXON_ERR_OVERFLOW", why,
             ar_printf(w->c->arena, "%s overflows int64 (or divides by zero)", what), NULL, NULL, NULL, NULL);
-    if (!raw) {
-        pv_push(w->c->arena, &w->cache_d, raw ? dim_norm_raw(w->c, d) : dim_norm(w->c, d));
-        pv_push(w->c->arena, &w->cache_c, (void *)v);
-    }
+    if (!raw && !w->no_cache)
+        dm_put(&w->cache, dim_norm(w->c, d), (void *)v);
     return v;
 }
 
 static const char *dim_local(W *w, Dim *d, const Origin *why, const char *what)
 {
     return dim_local_raw(w, d, 0, why, what);
+}
+
+/* A known dimension's value, AXON_DIM_UNKNOWN when a variable of it is
+ * (its arithmetic is then not checked, and not kept for later uses). */
+static const char *dim_value(W *w, Dim *d, const Origin *why, const char *what)
+{
+    const char *cond = unknown_cond(w, d, NULL);
+    if (!cond)
+        return dim_local(w, d, why, what);
+    const char *saved = w->guard;
+    int saved_cache = w->no_cache;
+    w->guard = cond;
+    w->no_cache = 1;
+    const char *e = dim_local(w, d, why, what);
+    w->guard = saved;
+    w->no_cache = saved_cache;
+    if (!e)
+        return NULL;
+    const char *v = plan_local(w->p, "u");
+    line(w, "int64_t %s = (%s) ? AXON_DIM_UNKNOWN : %s;", v, cond, e);
+    return v;
 }
 
 /* Materialises a known shape into a local axon_shape named t. */
@@ -383,7 +464,7 @@ static void shape_local(W *w, Shape *s, const char *t, const Origin *why, const 
             SVar *v = s->s[i].var;
             push = ar_printf(w->c->arena, "axon__append(&%s, %s, %s)", t, run_p(w, v), run_n(w, v));
         } else {
-            const char *v = dim_local(w, s->s[i].dim, why, what);
+            const char *v = dim_value(w, s->s[i].dim, why, what);
             push = ar_printf(w->c->arena, "axon__push(&%s, %s)", t, v);
         }
         fail_if(w, push, "AXON_ERR_RANK", why,
@@ -528,7 +609,10 @@ static void w_same_run(W *w, PStep *st)
     const char *at = ar_printf(a, "%s.dims[%s + %s]", src_c(w, st->src), pos, j);
     line(w, "for (int %s = 0; %s < %s; %s++)", j, j, run_n(w, v), j);
     w->indent++;
-    fail_if(w, ar_printf(a, "%s != %s[%s]", at, run_p(w, v), j), "AXON_ERR_SIZE", st->why,
+    const char *cond = ar_printf(a, "%s != %s[%s]", at, run_p(w, v), j);
+    if (st->src->maybe_unknown || r->src->maybe_unknown)   /* an unknown size matches any */
+        cond = ar_printf(a, "%s && %s != AXON_DIM_UNKNOWN && %s[%s] != AXON_DIM_UNKNOWN", cond, at, run_p(w, v), j);
+    fail_if(w, cond, "AXON_ERR_SIZE", st->why,
             ar_printf(a, "%s axis {} is {}, expected {} (%s, from %s axis {})", st->src->desc, name ? name : "a shape",
                       r->from),
             ar_printf(a, "(int64_t)(%s + %s)", pos, j), at, ar_printf(a, "%s[%s]", run_p(w, v), j),
@@ -605,7 +689,10 @@ static void w_bind(W *w, PStep *st)
                  node_reason(st->orig, st->why), "is {}, expected a size (>= 0)", pv->local, NULL, NULL);
 }
 
-/* coef * x^pow * factor + rest = val: x from val. */
+/* coef * x^pow * factor + rest = val: x from val.  With a factor known
+ * only at run time, x is AXON_DIM_UNKNOWN where the factor is 0 (then
+ * nothing here determines it, and val - rest must be 0); x is unknown too
+ * where rest, the factor or val is. */
 static void w_solve(W *w, PStep *st)
 {
     Arena *a = w->c->arena;
@@ -617,6 +704,15 @@ static void w_solve(W *w, PStep *st)
     if (!name)
         name = "the unknown";
     pv->from_idx = val_idx(w, &st->val);
+    Buf u;
+    buf_init(&u, a);
+    const char *parts[3] = { unknown_cond(w, st->rest, NULL), st->factor ? unknown_cond(w, st->factor, NULL) : NULL,
+                             unknown_cond(w, NULL, &st->val) };
+    for (int i = 0; i < 3; i++)
+        if (parts[i])
+            buf_printf(&u, "%s%s", u.n ? " || " : "", parts[i]);
+    const char *unk = u.n ? buf_str(&u) : NULL;
+    w->guard = unk;
     const char *restc = dim_local_raw(w, st->rest, st->raw, why, ar_printf(a, "the size at %s", st->val.where));
     const char *t = plan_local(w->p, "q");
     int64_t z;
@@ -629,36 +725,48 @@ static void w_solve(W *w, PStep *st)
     }
     /* The multiplier: coef * factor, a constant or known at run time. */
     const char *mul = i64(w, st->coef);
-    int constant = !st->factor;
+    const char *zero = NULL;            /* the multiplier is 0: x undetermined */
     if (st->factor) {
         const char *f = dim_local_raw(w, st->factor, st->raw, why, ar_printf(a, "the size at %s", st->val.where));
         mul = plan_local(w->p, "m");
         line(w, "int64_t %s = axon__mul(%s, %s, &bad);", mul, i64(w, st->coef), f);
         fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where), NULL,
                 NULL, NULL, NULL);
-        val_fail(w, &st->val, ar_printf(a, "%s == 0", mul), "AXON_ERR_CONSTRAINT", why,
-                 ar_printf(a, "is {}, of the form %s where %s is a factor of 0: %s is not determined by the input "
-                              "shapes",
-                           form, dim_text(w, st->factor, st->raw), name),
+        zero = ar_printf(a, "%s == 0", mul);
+        val_fail(w, &st->val, ar_printf(a, "%s && %s != 0", zero, t), "AXON_ERR_CONSTRAINT", why,
+                 ar_printf(a, "is {}, which is not of the form %s (%s is 0)", form, dim_text(w, st->factor, st->raw)),
                  val, NULL, NULL);
+        /* (the remaining checks hold where the multiplier is 0) */
+        w->guard = unk ? ar_printf(a, "%s || %s", unk, zero) : zero;
     }
-    const char *x = st->pow == 1 ? pv->local : plan_local(w->p, "q");
-    if (constant && st->coef == 1) {
-        line(w, "int64_t %s = %s;", x, t);
-    } else {
-        if (!(constant && st->coef == -1))
+    const char *x = st->pow == 1 && !zero && !unk ? pv->local : plan_local(w->p, "q");
+    if (st->factor || !(st->coef == 1)) {
+        if (!(!st->factor && st->coef == -1))
             val_fail(w, &st->val, ar_printf(a, "axon__rem(%s, %s) != 0", t, mul), "AXON_ERR_DIVISIBILITY", why,
                      ar_printf(a, "is {}, which is not of the form %s", form), val, NULL, NULL);
-        line(w, "int64_t %s = axon__div(%s, %s, &bad);", x, t, mul);   /* (exact: no rounding) */
+        if (zero)
+            line(w, "int64_t %s = %s ? AXON_DIM_UNKNOWN : axon__div(%s, %s, &bad);", x, zero, t, mul);
+        else
+            line(w, "int64_t %s = axon__div(%s, %s, &bad);", x, t, mul);   /* (exact: no rounding) */
         fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where), NULL,
                 NULL, NULL, NULL);
+    } else {
+        line(w, "int64_t %s = %s;", x, t);
     }
     val_fail(w, &st->val, ar_printf(a, "%s < 0", x), "AXON_ERR_NEGATIVE", why,
              ar_printf(a, "is {}, which is not of the form %s with %s >= 0", form, name), val, NULL, NULL);
+    const char *r = x;
     if (st->pow != 1) {
-        line(w, "int64_t %s = axon__root(%s, %u, &bad);", pv->local, x, st->pow);
+        r = plan_local(w->p, "r");
+        line(w, "int64_t %s = axon__root(%s, %u, &bad);", r, x, st->pow);
         val_fail(w, &st->val, "bad", "AXON_ERR_DIVISIBILITY", why,
                  ar_printf(a, "is {}, which is not of the form %s for a whole %s", form, name), val, NULL, NULL);
+    }
+    w->guard = NULL;
+    if (r != pv->local) {
+        const char *cond = unk && zero ? ar_printf(a, "%s || %s", unk, zero) : unk ? unk : zero;
+        decl(w, pv->local,
+             ar_printf(a, "int64_t %s = %s;", pv->local, cond ? ar_printf(a, "(%s) ? AXON_DIM_UNKNOWN : %s", cond, r) : r));
     }
 }
 
@@ -702,7 +810,7 @@ static void w_bcast_dim(W *w, PStep *st)
     const char *acc = st->local;
     for (int i = 0; i < k->ops.n; i++) {
         Dim *d = dim_norm(w->c, k->ops.items[i]);
-        const char *v = dim_local(w, d, k->why, "a broadcast size");
+        const char *v = dim_value(w, d, k->why, "a broadcast size");
         if (i == 0) {               /* broadcast(x) = x: nothing to check */
             line(w, "int64_t %s = %s;", acc, v);
             continue;
@@ -773,8 +881,30 @@ static void w_nonneg(W *w, PStep *st)
             ar_printf(w->c->arena, "the size %s is {}, which is negative", text), v, NULL, NULL, NULL);
 }
 
+/* The condition under which a step's checks are moot: a size they
+ * compare is AXON_DIM_UNKNOWN (nothing determines it, so any value is
+ * possible), or NULL. */
+static const char *step_guard(W *w, PStep *st)
+{
+    switch (st->kind) {
+    case PS_CHECK: case PS_EXISTS: case PS_KNOWN: case PS_RAGGED:
+        return unknown_cond(w, st->kind == PS_CHECK ? st->d : NULL, &st->val);
+    case PS_BIND:
+        return unknown_cond(w, NULL, &st->val);
+    case PS_EQ_DIM: {
+        const char *l = unknown_cond(w, st->k->l, NULL), *r = unknown_cond(w, st->k->r, NULL);
+        return l && r ? ar_printf(w->c->arena, "%s || %s", l, r) : l ? l : r;
+    }
+    case PS_NONNEG:
+        return unknown_cond(w, st->d, NULL);
+    default:
+        return NULL;
+    }
+}
+
 static void write_step(W *w, PStep *st)
 {
+    w->guard = step_guard(w, st);
     switch (st->kind) {
     case PS_RANK: w_rank(w, st); break;
     case PS_MATCH: w_match(w, st); break;
@@ -799,6 +929,7 @@ static void write_step(W *w, PStep *st)
     case PS_EQ_DIM: w_eq_dim(w, st); break;
     case PS_NONNEG: w_nonneg(w, st); break;
     }
+    w->guard = NULL;
 }
 
 /* ---- outputs and intermediates ----------------------------------------- */
@@ -820,7 +951,7 @@ static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int 
         const char *v = NULL;
         if (s->s[i].dim) {
             Dim *d = s->s[i].dim;
-            v = dim_local(w, d, why, ar_printf(a, "a size of %s", t->desc));
+            v = dim_value(w, d, why, ar_printf(a, "a size of %s", t->desc));
             if (!v) {
                 v = "AXON_DIM_UNKNOWN";
                 if (warn_unknown)
@@ -922,11 +1053,49 @@ static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
         PTensor *x = ar_alloc(w->c->arena, sizeof *x);
         x->desc = p->name;
         x->type = t;
+        x->pat = p;
         pv_push(w->c->arena, out, x);
     } else if (p->kind == PAT_TUPLE && t->kind == TY_TUPLE && (uint32_t)p->items.n == t->n) {
         for (uint32_t i = 0; i < t->n; i++)
             collect_temps(w, p->items.items[i], t->items[i], out);
     }
+}
+
+/* The names a function returns: a statement's name as the body (or an
+ * item of a tuple as the body) is that output, not an intermediate.  Fills
+ * alias[i] with the pattern of output i, where there is one. */
+static uint32_t count_tensors(Type *t, int depth)
+{
+    t = type_prune(t);
+    if (t->kind == TY_TENSOR || depth > TYPE_MAX_DEPTH)
+        return 1;
+    uint32_t n = 0;
+    if (t->kind == TY_TUPLE)
+        for (uint32_t i = 0; i < t->n; i++)
+            n += count_tensors(t->items[i], depth + 1);
+    return n;
+}
+
+static void returned_names(Expr *e, Symtab *last, int *next, const void **alias, int nout)
+{
+    if (e->kind == EX_TUPLE) {
+        for (int i = 0; i < e->args.n; i++)
+            returned_names(e->args.items[i], last, next, alias, nout);
+        return;
+    }
+    Type *t = e->type ? type_prune(e->type) : NULL;
+    if (e->kind == EX_NAME && t && t->kind == TY_TENSOR && *next < nout)
+        alias[*next] = st_get(last, e->name);
+    *next += t ? (int)count_tensors(t, 0) : 1;
+}
+
+static void last_bindings(Pattern *p, Symtab *last)
+{
+    if (p->kind == PAT_NAME)
+        st_put(last, p->name, p);
+    else if (p->kind == PAT_TUPLE)
+        for (int i = 0; i < p->items.n; i++)
+            last_bindings(p->items.items[i], last);
 }
 
 /* ---- the whole function ---------------------------------------------- */
@@ -959,7 +1128,7 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
                     for (uint32_t m = 0; m < d->nt; m++)
                         for (uint32_t f = 0; f < d->t[m].nf; f++) {
                             DVar *v = d->t[m].f[f].var;
-                            if (v && !v->dyn && namer_name_of(nm, &v->stamp, &v->mark))
+                            if (v && (!v->dyn || plan_var(v)) && namer_name_of(nm, &v->stamp, &v->mark))
                                 pv_push(a, &vars, v);
                         }
                 }
@@ -1009,6 +1178,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     w->p = &plan;
     w->opt = opt;
     w->file = cp->src->name;
+    dm_init(&w->cache, a, cp->ctx.epoch + 1);
     Loc at = b->item->name_loc;
 
     memset(fc, 0, sizeof *fc);
@@ -1070,8 +1240,11 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
 
     if (plan_function(&plan, b->scheme))
         return not_exported(w, plan.refused_at.src ? plan.refused_at : at, plan.refused);
-    for (int i = 0; i < plan.steps.n; i++)
+    for (int i = 0; i < plan.steps.n; i++) {
+        plan.at = i;
         write_step(w, plan.steps.items[i]);
+    }
+    plan.at = plan.steps.n;
 
     /* Outputs, then intermediates when asked. */
     int max_static = 0;
@@ -1083,11 +1256,20 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         emit_result(w, t, ar_printf(a, "out[%d]", i), &max_static, 1);
     }
     PtrVec aliases = { 0 };
+    const void **alias = ar_alloc(a, sizeof(void *) * (size_t)(plan.outputs.n + 1));
+    if (fn) {
+        Symtab last;
+        st_init(&last, a);
+        for (int i = 0; i < fn->stmts.n; i++)
+            last_bindings(((Stmt *)fn->stmts.items[i])->pat, &last);
+        int next = 0;
+        returned_names(fn->body, &last, &next, alias, plan.outputs.n);
+    }
     for (int i = 0; i < named.n; i++) {
         PTensor *t = named.items[i];
         PTensor *is_out = NULL;
         for (int k = 0; k < plan.outputs.n && !is_out; k++)
-            if (type_prune(((PTensor *)plan.outputs.items[k])->type) == type_prune(t->type))
+            if (alias[k] == t->pat)
                 is_out = plan.outputs.items[k];
         if (is_out)        /* the value returned: its buffer is the output's */
             pv_push(a, &aliases, ar_printf(a, "%s is %s", t->desc, is_out->desc));
@@ -1095,7 +1277,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             pv_push(a, &plan.temps, t);
     }
     if (plan.temps.n) {
-        int ncache = w->cache_d.n;           /* locals of the block stay in it */
+        w->no_cache = 1;                     /* locals of the block stay in it */
         line(w, "if (tmp) {");
         w->indent++;
         for (int i = 0; i < plan.temps.n; i++) {
@@ -1105,7 +1287,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         }
         w->indent--;
         line(w, "}");
-        w->cache_d.n = w->cache_c.n = ncache;
+        w->no_cache = 0;
     }
     for (int i = 0; i < plan.inputs.n; i++) {
         int known;

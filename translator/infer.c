@@ -178,8 +178,77 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
     return ft->ret;
 }
 
+static AX_NORETURN void arith_error(Ctx *c, Loc loc, const char *who)
+{
+    int what = c->overflow;
+    c->overflow = 0;
+    const char *text = what == 3 ? "divides a size by zero"
+                     : what == 2 ? "gives a size expression too large to handle (more than 4096 terms, or nested too deeply)"
+                                 : "gives a size that overflows 64 bits";
+    if (who)
+        type_error(c, loc, "'%s' %s", ast_shown_name(who), text);
+    type_error(c, loc, "this %s", text);
+}
+
+/* The generic scheme a called name has, with the origin its instances
+ * get (as use_name makes them); NULL when it has none, or is not there. */
+static const Scheme *callee_scheme(Inf *in, const char *name, Loc loc, Origin **o)
+{
+    Ctx *c = in->c;
+    if (strcmp(name, "_") == 0)
+        return NULL;
+    Local *l = st_get(&in->locals, name);
+    if (l) {
+        if (!l->scheme->generic)
+            return NULL;
+        *o = origin_of(c, loc, OW_SIG, name, name, 0);
+        (*o)->scheme = l->scheme;
+        return l->scheme;
+    }
+    Binding *b = st_get(&in->globals, name);
+    if (!b || b->failed || !b->scheme->generic)
+        return NULL;
+    const char *shown = ast_shown_name(name);
+    *o = origin_of(c, loc, b->builtin ? OW_RULE : OW_SIG, shown, shown, 0);
+    (*o)->scheme = b->scheme;
+    return b->scheme;
+}
+
+/* A call of a name: when the arguments already have the shape the callee
+ * asks, its result is made straight from the scheme (instantiate_call);
+ * otherwise the scheme is instantiated and unified with the arguments. */
+static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int n, Loc call_loc, int binary,
+                        Expr *fn)
+{
+    Ctx *c = in->c;
+    Origin *o = NULL;
+    const Scheme *s = callee_scheme(in, name, fn_loc, &o);
+    Type **targs = ar_alloc(c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
+    Type *ft = s ? NULL : use_name(in, name, fn_loc);
+    for (int i = 0; i < n; i++)
+        targs[i] = infer(in, args[i]);
+    if (s) {
+        c->where = call_loc;
+        int pending = c->overflow;
+        Type *r = instantiate_call(c, s, o, targs, n);
+        if (c->overflow && !pending)    /* the result's size, made here */
+            arith_error(c, binary ? fn_loc : call_loc, name);
+        if (r) {
+            if (!c->draining)
+                solve_drain(c);
+            return r;
+        }
+        ft = instantiate(c, s, o);
+    }
+    if (fn)
+        fn->type = ft;
+    return apply(in, ft, fn_loc, binary ? ast_shown_name(name) : name, args, targs, n, call_loc, binary);
+}
+
 static Type *infer_call(Inf *in, Expr *e)
 {
+    if (e->fn->kind == EX_NAME || e->fn->kind == EX_OP)
+        return call_named(in, e->fn->name, e->fn->loc, (Expr **)e->args.items, e->args.n, e->loc, 0, e->fn);
     Type *ft = infer(in, e->fn);
     int n = e->args.n;
     Type **targs = ar_alloc(in->c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
@@ -190,14 +259,8 @@ static Type *infer_call(Inf *in, Expr *e)
 
 static Type *infer_operator(Inf *in, Expr *e)
 {
-    const char *shown = ast_shown_name(e->name);
-    Type *ft = use_name(in, e->name, e->op_loc);
     Expr *args[2] = { e->l, e->r };
-    Type *targs[2];
-    int n = e->kind == EX_NEG ? 1 : 2;
-    for (int i = 0; i < n; i++)
-        targs[i] = infer(in, args[i]);
-    return apply(in, ft, e->op_loc, shown, args, targs, n, e->loc, 1);
+    return call_named(in, e->name, e->op_loc, args, e->kind == EX_NEG ? 1 : 2, e->loc, 1, NULL);
 }
 
 /* ---- functions and statements -------------------------------------------- */
@@ -415,18 +478,6 @@ static void settle_dims(Ctx *c, Type *t)
     settle_walk(c, t, ++c->stamp, 0);
 }
 
-static AX_NORETURN void arith_error(Ctx *c, Loc loc, const char *who)
-{
-    int what = c->overflow;
-    c->overflow = 0;
-    const char *text = what == 3 ? "divides a size by zero"
-                     : what == 2 ? "gives a size expression too large to handle (more than 4096 terms, or nested too deeply)"
-                                 : "gives a size that overflows 64 bits";
-    if (who)
-        type_error(c, loc, "'%s' %s", ast_shown_name(who), text);
-    type_error(c, loc, "this %s", text);
-}
-
 /* Innermost first, so that the error points at the expression that made
  * the size. */
 static void check_expr_arith(Ctx *c, Expr *e)
@@ -490,6 +541,31 @@ static void check_arith(Ctx *c, Item *it, Type *t)
         arith_error(c, it->name_loc, NULL);
 }
 
+/* Every `?` of an extern's result is a size the operation produces (dyn 2):
+ * a fact that inference puts on it is one the header cannot check. */
+static void mark_produced_dim(DVar *v, void *arg)
+{
+    (void)arg;
+    if (v->dyn)
+        v->dyn = 2;
+}
+
+static void mark_produced(Ctx *c, Type *t, int depth)
+{
+    t = type_prune(t);
+    if (depth > TYPE_MAX_DEPTH)
+        return;
+    if (t->kind == TY_TENSOR) {
+        Shape *s = shape_norm(c, t->shape);
+        for (uint32_t i = 0; i < s->n; i++)
+            if (s->s[i].dim)
+                dim_each_var(dim_norm(c, s->s[i].dim), mark_produced_dim, NULL);
+    } else if (t->kind == TY_TUPLE) {
+        for (uint32_t i = 0; i < t->n; i++)
+            mark_produced(c, t->items[i], depth + 1);
+    }
+}
+
 static void infer_item(Inf *in, Item *it, Binding *b)
 {
     Ctx *c = in->c;
@@ -510,6 +586,8 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     enter_level(c);
     if (it->kind == IT_EXTERN) {
         Type *t = elab_type(c, &sc, it->type, OW_SIG, it->name);
+        if (type_prune(t)->kind == TY_FUNC)
+            mark_produced(c, type_prune(t)->ret, 0);
         leave_level(c);
         b->scheme = generalize(c, t);
     } else {

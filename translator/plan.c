@@ -64,6 +64,9 @@ typedef struct Pl {
     PtrVec matches, eqs, cons;
     PtrVec emitted;         /* texts of the residuals planned (duplicates) */
     PtrVec nonneg;          /* Dim*: expressions equal to a size >= 0 */
+    int hard;               /* solve with a factor known only at run time
+                             * (whose 0 leaves the unknown undetermined):
+                             * only once nothing simpler is left */
     int last_resort;
 } Pl;
 
@@ -98,26 +101,98 @@ const char *plan_local(Plan *p, const char *stem)
     return ar_printf(p->c->arena, "%s%d", stem, ++p->nlocal);
 }
 
-const char *plan_known_local(Plan *p, Dim *d)
+const PVal *plan_known(Plan *p, Dim *d)
 {
-    for (int i = 0; i < p->known.n; i++)
-        if (dim_equal(p->known.items[i], d))
-            return p->known_local.items[i];
+    const PVal *v = dm_get(&p->known, d);
+    return v && v->since <= p->at ? v : NULL;
+}
+
+int plan_maybe_unknown(Plan *p, Dim *d)
+{
+    d = dim_norm(p->c, d);
+    if (plan_known(p, d))
+        return 0;
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? plan_var(f->var) && plan_var(f->var)->maybe_unknown
+                       : plan_maybe_unknown(p, f->div->num) || plan_maybe_unknown(p, f->div->den))
+                return 1;
+        }
+    return 0;
+}
+
+/* Remembers that d's value is val's (an input axis, a local): an output or
+ * a check that needs d reads it, even when d's variables stay unknown. */
+static void note_known(Plan *p, Dim *d, const PVal *val)
+{
+    int64_t k;
+    if (!dim_is_var(d) && !dim_is_const(d, &k) && !val->maybe_unknown && !dm_get(&p->known, d)) {
+        PVal *copy = ar_alloc(p->c->arena, sizeof *copy);
+        *copy = *val;
+        copy->since = p->steps.n;          /* after the step that gave it */
+        dm_put(&p->known, d, copy);
+    }
+}
+
+/* Whether d is known from its variables (and known expressions inside
+ * floor divisions), without splitting it. */
+static int known_plain(Plan *p, Dim *d, int raw)
+{
+    d = raw ? dim_norm_raw(p->c, d) : dim_norm(p->c, d);
+    if (d->ragged || plan_known(p, d))
+        return 1;
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? !plan_var(f->var) : !known_plain(p, f->div->num, raw) || !known_plain(p, f->div->den, raw))
+                return 0;
+        }
+    return 1;
+}
+
+const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest)
+{
+    const DimMap *m = &p->known;
+    d = dim_norm(p->c, d);
+    for (size_t s = 0; s < m->cap; s++) {
+        Dim *k = m->slot[s].key;
+        const PVal *v = m->slot[s].val;
+        if (!k || v->since > p->at || k->ragged || d->ragged)
+            continue;
+        const Mono *lead = NULL;          /* K's first term with a variable */
+        for (uint32_t i = 0; i < k->nt && !lead; i++)
+            if (k->t[i].nf)
+                lead = &k->t[i];
+        const Mono *mine = NULL;
+        for (uint32_t i = 0; i < d->nt && lead && !mine; i++)
+            if (mono_cmp(&d->t[i], lead) == 0)
+                mine = &d->t[i];
+        if (!mine || lead->coef == -1 || mine->coef % lead->coef != 0)
+            continue;
+        int64_t ratio = mine->coef / lead->coef;
+        int saved = p->c->overflow;
+        Dim *r = dim_sub(p->c, d, dim_scale(p->c, k, ratio, NULL), NULL);
+        if (p->c->overflow) {
+            p->c->overflow = saved;
+            continue;
+        }
+        if (known_plain(p, r, 0)) {
+            *c = ratio;
+            *rest = r;
+            return v;
+        }
+    }
     return NULL;
 }
 
 static int known_raw(Plan *p, Dim *d, int raw)
 {
-    d = raw ? dim_norm_raw(p->c, d) : dim_norm(p->c, d);
-    if (d->ragged || plan_known_local(p, d))
+    if (known_plain(p, d, raw))
         return 1;
-    for (uint32_t i = 0; i < d->nt; i++)
-        for (uint32_t j = 0; j < d->t[i].nf; j++) {
-            const Factor *f = &d->t[i].f[j];
-            if (f->var ? !plan_var(f->var) : !known_raw(p, f->div->num, raw) || !known_raw(p, f->div->den, raw))
-                return 0;
-        }
-    return 1;
+    int64_t c;
+    Dim *rest;
+    return !raw && plan_known_split(p, d, &c, &rest);
 }
 
 int plan_dim_known(Plan *p, Dim *d)
@@ -254,6 +329,15 @@ static PEq *add_eq(Pl *pl, Dim *d, PVal val, const Origin *why, const char *text
     return e;
 }
 
+static int shape_maybe_unknown(Plan *p, Shape *s)
+{
+    s = shape_norm(p->c, s);
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->s[i].dim && plan_maybe_unknown(p, s->s[i].dim))
+            return 1;
+    return 0;
+}
+
 static PSrc *computed_src(Pl *pl, const char *local, const char *desc, const Origin *why)
 {
     PSrc *s = ar_alloc(pl->c->arena, sizeof *s);
@@ -316,6 +400,7 @@ static int try_match(Pl *pl, PMatch *m)
             v.where = axis >= 0 ? ar_printf(a, "%s axis %d", m->src->desc, axis)
                                 : ar_printf(a, "%s axis {}", m->src->desc);
             v.nonneg = m->src->input >= 0 && !m->src->ragged;   /* checked by PS_RANK */
+            v.maybe_unknown = m->src->maybe_unknown;
             add_eq(pl, s->dim, v, m->why, NULL, 0);
             pos.k++;
             if (axis >= 0)
@@ -427,8 +512,12 @@ static const char *record_known(Pl *pl, Dim *d, PVal *val, const Origin *why)
     st->d = d;
     st->val = *val;
     st->local = plan_local(pl->p, "d_e");
-    pv_push(pl->c->arena, &pl->p->known, d);
-    pv_push(pl->c->arena, &pl->p->known_local, (void *)st->local);
+    PVal *v = ar_alloc(pl->c->arena, sizeof *v);
+    *v = *val;
+    v->src = NULL;
+    v->local = st->local;
+    v->since = pl->p->steps.n;
+    dm_put(&pl->p->known, d, v);
     if (val->nonneg)
         pv_push(pl->c->arena, &pl->nonneg, d);
     return st->local;
@@ -449,7 +538,8 @@ static int try_eq(Pl *pl, PEq *e)
     }
     /* Known: its variables are, or another fact gave the expression's value
      * (not this one: that would compare it with itself). */
-    const char *given = plan_known_local(pl->p, d);
+    const PVal *kv = plan_known(pl->p, d);
+    const char *given = kv ? kv->local : NULL;
     if (known_raw(pl->p, d, e->raw) && !(e->recorded && given == e->recorded && !vars_known(pl, d))) {
         PStep *st = step(pl, PS_CHECK, e->why);
         st->val = e->val;
@@ -460,9 +550,13 @@ static int try_eq(Pl *pl, PEq *e)
         st->k = e->bcast;
         if (e->val.nonneg)
             pv_push(c->arena, &pl->nonneg, d);
+        if (!e->raw)
+            note_known(pl->p, d, &e->val);
         return 1;
     }
     DVar *x = dim_is_var(d);
+    if (x && x->dyn == 2)
+        return 0;                       /* produced by an operation: not ours to bind */
     if (x) {
         if (has_live_def(x->def) && !pl->last_resort)
             return 0;                   /* the broadcast will give it; then check */
@@ -478,12 +572,13 @@ static int try_eq(Pl *pl, PEq *e)
         k->from = e->val.where;
         k->src = e->d;
         k->validated = 1;               /* the bind checks >= 0 where needed */
+        k->maybe_unknown = e->val.maybe_unknown;
         set_var(pl, x, k);
         return 1;
     }
     Unknowns u = { { 0 }, 0 };
     collect_unknowns(pl, d, &u, 0);
-    if (u.vars.n == 1 && !u.in_div) {
+    if (u.vars.n == 1 && !u.in_div && ((DVar *)u.vars.items[0])->dyn != 2) {
         x = u.vars.items[0];
         int hits = 0;
         uint32_t at = 0;
@@ -493,8 +588,9 @@ static int try_eq(Pl *pl, PEq *e)
                     hits++;
                     at = i;
                 }
-        if (hits == 1) {
-            const Mono *m = &d->t[at];
+        const Mono *m = &d->t[at];
+        int runtime_factor = m->nf > 1;
+        if (hits == 1 && (!runtime_factor || pl->hard)) {
             PStep *st = step(pl, PS_SOLVE, e->why);
             st->val = e->val;
             st->d = d;
@@ -512,9 +608,12 @@ static int try_eq(Pl *pl, PEq *e)
             k->local = ar_printf(c->arena, "d_%s", name);
             k->from = e->val.where;
             k->validated = 1;
+            k->maybe_unknown = runtime_factor || e->val.maybe_unknown || plan_maybe_unknown(pl->p, d);
             set_var(pl, x, k);
             if (e->val.nonneg)
                 pv_push(c->arena, &pl->nonneg, d);
+            if (!e->raw)
+                note_known(pl->p, d, &e->val);
             return 1;
         }
     }
@@ -568,16 +667,22 @@ static int try_bcast_dim(Pl *pl, Constraint *k)
     st->k = k;
     st->local = plan_local(pl->p, "bc");
     const char *where = place(pl, "the broadcast", k->why);
+    int unknown = 0;
+    for (int i = 0; i < k->ops.n; i++)
+        unknown |= plan_maybe_unknown(pl->p, k->ops.items[i]);
     if (!k->dres->link && !plan_var(k->dres)) {
         PVar *v = ar_alloc(c->arena, sizeof *v);
         v->local = st->local;
         v->from = where;
         v->validated = 1;
+        v->maybe_unknown = unknown;
         set_var(pl, k->dres, v);
         return 1;
     }
     /* Its result is a pattern (or already known): an equation. */
-    add_eq(pl, dim_of_var(c, k->dres, k->why), val_local(st->local, where), k->why, NULL, 0)->bcast = k;
+    PVal val = val_local(st->local, where);
+    val.maybe_unknown = unknown;
+    add_eq(pl, dim_of_var(c, k->dres, k->why), val, k->why, NULL, 0)->bcast = k;
     return 1;
 }
 
@@ -592,6 +697,8 @@ static int try_bcast_shape(Pl *pl, Constraint *k)
     st->local = plan_local(pl->p, "bs");
     PSrc *src = computed_src(pl, st->local, place(pl, "the broadcast", k->why), k->why);
     st->src = src;
+    for (int i = 0; i < k->ops.n; i++)
+        src->maybe_unknown |= shape_maybe_unknown(pl->p, k->ops.items[i]);
     if (!k->sres->link && !plan_run(k->sres)) {
         PRun *r = ar_alloc(c->arena, sizeof *r);
         r->name = var_name(pl, &k->sres->stamp, &k->sres->mark, k->sres->id);
@@ -633,6 +740,7 @@ static int try_eq_dim(Pl *pl, Constraint *k, const char *text)
     st->raw = raw;
     st->local = plan_local(pl->p, "e");
     v.local = st->local;
+    v.maybe_unknown = plan_maybe_unknown(pl->p, known);
     add_eq(pl, unknown, v, k->why, text, raw);
     return 1;
 }
@@ -652,6 +760,7 @@ static int try_eq_shape(Pl *pl, Constraint *k, const char *text)
                                                        pr_shape_str(pl->p->nm, known), text),
                              k->why);
     st->src = src;
+    src->maybe_unknown = shape_maybe_unknown(pl->p, known);
     add_match(pl, src, other, k->why, -1);
     return 1;
 }
@@ -690,6 +799,8 @@ static int try_cons(Pl *pl, Constraint *k)
         st->d = d;
         return 1;
     }
+    case C_DYN:
+        return 0;               /* only running the operation can check it */
     }
     return 0;
 }
@@ -739,7 +850,7 @@ static int exists_rule(Pl *pl, PEq *e, Dim *d, Unknowns *u, int *always, Dim **k
     for (int i = 0; i < u->vars.n; i++) {
         term_of[i] = -1;
         for (uint32_t t = 0; t < d->nt; t++)
-            if (dim_mentions(&(Dim){ 0, 1, &d->t[t], NULL }, u->vars.items[i])) {
+            if (dim_mentions(&(Dim){ .nt = 1, .t = &d->t[t] }, u->vars.items[i])) {
                 if (term_of[i] >= 0)
                     return 0;
                 term_of[i] = (int)t;
@@ -811,7 +922,7 @@ static int dyn_in_dim(Pl *pl, Dim *d)
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
-            if (f->var ? f->var->dyn && !plan_var(f->var) : dyn_in_dim(pl, f->div->num) || dyn_in_dim(pl, f->div->den))
+            if (f->var ? f->var->dyn == 2 && !plan_var(f->var) : dyn_in_dim(pl, f->div->num) || dyn_in_dim(pl, f->div->den))
                 return 1;
         }
     return 0;
@@ -845,6 +956,8 @@ static int dyn_in_cons(Pl *pl, Constraint *k)
         return dyn_in_shape(pl, k->sl) || dyn_in_shape(pl, k->sr);
     case C_NONNEG:
         return dyn_in_dim(pl, k->l);
+    case C_DYN:
+        return 1;
     }
     return 0;
 }
@@ -868,13 +981,17 @@ static int finish_eqs(Pl *pl)
         collect_unknowns(pl, d, &u, 0);
         int always = 0;
         Dim *kpart = NULL;
-        int sign = exists_rule(pl, e, d, &u, &always, &kpart);
+        int sign = dyn_in_dim(pl, d) ? 0 : exists_rule(pl, e, d, &u, &always, &kpart);
         if (!sign) {
             const char *what = e->text ? e->text : ar_printf(a, "%s = %s", dim_text(pl, d, e->raw), e->val.where);
+            if (dyn_in_dim(pl, d))
+                return refuse(pl, loc_of(e->why),
+                              ar_printf(a, "a size that an operation produces (a `?` of its signature) must equal "
+                                           "%s; only running it can check that", e->val.where));
             return refuse(pl, loc_of(e->why),
-                          ar_printf(a, "the header cannot decide %s from the input shapes (%s; axonc solves "
-                                       "one unknown at a time)",
-                                    what, dyn_in_dim(pl, d) ? because(pl, 1) : ar_printf(a, "unknowns %s", unknown_names(pl, &u))));
+                          ar_printf(a, "the header cannot decide %s from the input shapes (unknowns %s; axonc "
+                                       "solves one unknown at a time)",
+                                    what, unknown_names(pl, &u)));
         }
         e->done = 1;
         int64_t kc;
@@ -909,7 +1026,7 @@ static int round_of(Pl *pl)
         if (!m->done && try_match(pl, m)) {
             m->done = 1;
             progress = 1;
-            if (pl->last_resort)
+            if (pl->last_resort || pl->hard)
                 return 1;
         }
     }
@@ -922,7 +1039,7 @@ static int round_of(Pl *pl)
             e->done = 1;
         if (r) {
             progress = 1;
-            if (pl->last_resort)
+            if (pl->last_resort || pl->hard)
                 return 1;
         }
     }
@@ -931,7 +1048,7 @@ static int round_of(Pl *pl)
         if (k && try_cons(pl, k)) {
             pl->cons.items[i] = NULL;
             progress = 1;
-            if (pl->last_resort)
+            if (pl->last_resort || pl->hard)
                 return 1;
         }
     }
@@ -945,6 +1062,8 @@ int plan_function(Plan *p, const Scheme *s)
     pl.p = p;
     pl.c = p->c;
     Arena *a = pl.c->arena;
+    dm_init(&p->known, a, pl.c->epoch + 1);
+    p->at = INT_MAX;                      /* planning: everything known so far */
     /* Every input's rank, and its sizes, before anything reads them. */
     for (int i = 0; i < p->inputs.n; i++) {
         PTensor *t = p->inputs.items[i];
@@ -964,16 +1083,20 @@ int plan_function(Plan *p, const Scheme *s)
     }
     for (int i = 0; i < s->cons.n; i++)
         pv_push(a, &pl.cons, s->cons.items[i]);
+    /* Simple steps first; a solve by a run-time factor only when no simple
+     * step is left; the last resort only when neither is. */
     for (;;) {
         if (round_of(&pl)) {
-            pl.last_resort = 0;
+            pl.hard = pl.last_resort = 0;
             continue;
         }
         if (pl.last_resort)
             break;
-        pl.last_resort = 1;
+        if (pl.hard)
+            pl.last_resort = 1;
+        pl.hard = 1;
     }
-    pl.last_resort = 0;
+    pl.hard = pl.last_resort = 0;
     for (int i = 0; i < pl.matches.n; i++) {
         PMatch *m = pl.matches.items[i];
         if (m->done)
@@ -991,6 +1114,15 @@ int plan_function(Plan *p, const Scheme *s)
         Constraint *k = pl.cons.items[i];
         if (!k || k->done)
             continue;
+        if (k->kind == C_DYN) {
+            DVar *other = dim_is_var(dim_norm(pl.c, k->l));
+            return refuse(&pl, loc_of(k->why),
+                          other && other->dyn == 2
+                              ? "two sizes that operations produce (a `?` of their signatures) must be equal; only "
+                                "running them can check that"
+                              : ar_printf(a, "a size that an operation produces (a `?` of its signature) must be %s; "
+                                             "only running it can check that", dim_text(&pl, k->l, 0)));
+        }
         return refuse(&pl, loc_of(k->why),
                       ar_printf(a, "the header cannot decide %s from the input shapes (%s)", cons_text(&pl, k),
                                 because(&pl, dyn_in_cons(&pl, k))));

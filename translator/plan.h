@@ -19,6 +19,7 @@
 #ifndef AXONC_PLAN_H
 #define AXONC_PLAN_H
 
+#include "dim.h"
 #include "print.h"
 #include "terms.h"
 
@@ -26,6 +27,7 @@ typedef struct PTensor {    /* an input, output or intermediate tensor */
     const char *desc;       /* "argument 2 (K)", "output 1", "hidden" */
     const Origin *at;       /* an input's parameter (for messages) */
     Type *type;             /* its tensor type */
+    const void *pat;        /* an intermediate: the pattern that names it */
 } PTensor;
 
 typedef struct PSrc {       /* a concrete shape at run time */
@@ -34,6 +36,7 @@ typedef struct PSrc {       /* a concrete shape at run time */
     const char *desc;       /* "argument 1 (x)", "the broadcast at 3:14" */
     const Origin *why;      /* where a computed shape comes from */
     int ragged;             /* an input with a ragged axis (`*`) */
+    int maybe_unknown;      /* a computed shape whose sizes may be unknown */
 } PSrc;
 
 typedef struct PPos {       /* an axis: k plus the lengths of some runs */
@@ -55,6 +58,10 @@ typedef struct PVar {       /* what the plan knows of a dimension variable */
     const char *from_idx;   /* that axis as a C expression, when dynamic */
     Dim *src;               /* the dimension node that gave it (why_equal) */
     int validated;          /* its value is known to be >= 0 */
+    int maybe_unknown;      /* its value may be AXON_DIM_UNKNOWN: solved from
+                             * a product whose other factor is 0 at run time
+                             * (then nothing determines it), or from such a
+                             * value; what depends on it is then unknown too */
 } PVar;
 
 typedef struct PVal {       /* a run-time value an equation is against */
@@ -64,6 +71,8 @@ typedef struct PVal {       /* a run-time value an equation is against */
     const char *local;      /* ... or this local (src NULL) */
     const char *where;      /* "argument 1 (x) axis 0", "the broadcast" */
     int nonneg;             /* known to be >= 0 (an input axis) */
+    int maybe_unknown;      /* may be AXON_DIM_UNKNOWN (see PVar) */
+    int since;              /* Plan.known: the first step that may read it */
 } PVal;
 
 typedef enum {
@@ -117,8 +126,10 @@ typedef struct Plan {
     const char *fname;      /* the Axon function's name */
     PtrVec inputs, outputs, temps;  /* PTensor* */
     PtrVec steps;           /* PStep*, in order */
-    PtrVec known;           /* Dim*: expressions whose value a local holds */
-    PtrVec known_local;     /* ... that local's name */
+    DimMap known;           /* Dim* -> PVal*: expressions whose value is
+                             * there at run time (an input axis, a local) */
+    int at;                 /* the step being written: what it reads must
+                             * have been known before it */
     const char *refused;    /* why the function cannot be exported */
     Loc refused_at;
     PtrVec noted_d, noted_s;   /* variables given a note (plan_clear) */
@@ -138,7 +149,12 @@ PRun *plan_run(const SVar *v);
 /* Whether d's value is known at the end of the plan (its variables, or d
  * itself as a known expression). */
 int plan_dim_known(Plan *p, Dim *d);
-const char *plan_known_local(Plan *p, Dim *d);   /* NULL if d is not one */
+const PVal *plan_known(Plan *p, Dim *d);    /* NULL if d is not one */
+/* d as c * K + rest, where K's value is known (an input axis, a local) and
+ * rest's variables are known: K's value, or NULL when there is none. */
+const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest);
+/* Whether d's value may be AXON_DIM_UNKNOWN (a variable of it may be). */
+int plan_maybe_unknown(Plan *p, Dim *d);
 /* A fresh local name: stem followed by a number. */
 const char *plan_local(Plan *p, const char *stem);
 

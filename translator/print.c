@@ -518,6 +518,10 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
         pr_dim(nm, b, c->l);
         buf_puts(b, " >= 0");
         break;
+    case C_DYN:
+        buf_puts(b, "? = ");
+        pr_dim(nm, b, c->l);
+        break;
     }
     if (one.n)
         pv_push(ctx->arena, out, (void *)buf_str(&one));
@@ -629,7 +633,7 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
     PtrVec clauses = { 0 };
     for (int i = 0; i < n && !b->full; i++) {
         Constraint *c = sorted[i];
-        if (c->done || c->kind == C_NONNEG || was_shown(nm, c) || implied[i])
+        if (c->done || c->kind == C_NONNEG || c->kind == C_DYN || was_shown(nm, c) || implied[i])
             continue;
         pr_clauses(nm, c, &clauses);
     }
@@ -756,8 +760,38 @@ static void count_dyn_type(Namer *nm, Type *t, uint32_t stamp)
     nm->tdepth--;
 }
 
+/* How many tensors and variables t has when written out (types are DAGs:
+ * a pair of a pair of ... shares its parts, and writes them again each
+ * time), saturating; each node's count once (ustamp, umark). */
+static uint64_t tree_leaves(Ctx *c, Type *t, uint32_t stamp, int depth)
+{
+    t = type_prune(t);
+    if (t->kind == TY_VAR || t->kind == TY_TENSOR)
+        return 1;
+    if (t->ustamp == stamp)
+        return (uint64_t)(uintptr_t)t->umark;
+    uint64_t n = 0;
+    if (depth <= TYPE_MAX_DEPTH)
+        for (uint32_t i = 0; i <= t->n; i++) {
+            Type *x = i < t->n ? t->items[i] : t->kind == TY_FUNC ? t->ret : NULL;
+            if (x)
+                n += tree_leaves(c, x, stamp, depth + 1);
+            if (n > ((uint64_t)1 << 40))
+                n = (uint64_t)1 << 40;
+        }
+    t->ustamp = stamp;
+    t->umark = (Type *)(uintptr_t)n;
+    return n;
+}
+
 void pr_scheme(Namer *nm, Buf *b, const Scheme *s)
 {
+    /* A type that would print past the buffer's limit (two bytes a leaf at
+     * least) is not printed at all: a 2^32-leaf type fills any buffer. */
+    if (b->limit && tree_leaves(nm->ctx, s->type, ++nm->ctx->stamp, 0) > b->limit / 2) {
+        b->full = 1;
+        return;
+    }
     count_dyn_type(nm, s->type, ++nm->ctx->stamp);
     pr_type(nm, b, s->type);
     pr_where(nm, b, &s->cons);

@@ -135,6 +135,7 @@ static Scheme *close_level(Ctx *c, Type *t, int settle)
                 cons_lower_levels(c, k, c->level);
             } else if (cons_mark_generic(c, k, c->level)) {
                 pv_push(c->arena, &s->cons, k);   /* over generic variables */
+                k->templ = 1;
                 s->generic = 1;
                 continue;
             }
@@ -163,6 +164,10 @@ typedef struct Inst {
     uint32_t stamp;
     const Origin *o;
     int raw;               /* copying an equation that defines a rewrite */
+    int match;             /* instantiate_call: a generic variable's mark is
+                            * what it stands for -- a Dim* for a dimension
+                            * variable, a Shape* for a shape variable (the
+                            * argument's part it matched, or a fresh one) */
 } Inst;
 
 static Dim *inst_dim(Inst *in, Dim *d);
@@ -180,6 +185,20 @@ static DVar *inst_dvar(Inst *in, DVar *v)
     return n;
 }
 
+/* What a dimension variable stands for in this instance, as a Dim. */
+static Dim *inst_dvar_dim(Inst *in, DVar *v)
+{
+    if (!in->match || v->level != GENERIC)
+        return dim_of_var(in->c, inst_dvar(in, v), in->o);
+    if (v->stamp != in->stamp) {
+        DVar *n = dvar_new(in->c, NULL);
+        n->dyn = v->dyn;
+        v->stamp = in->stamp;
+        v->mark = dim_of_var(in->c, n, in->o);
+    }
+    return v->mark;
+}
+
 static SVar *inst_svar(Inst *in, SVar *v)
 {
     if (v->level != GENERIC)
@@ -192,6 +211,18 @@ static SVar *inst_svar(Inst *in, SVar *v)
     return n;
 }
 
+/* What a shape variable stands for in this instance, as a Shape. */
+static Shape *inst_svar_shape(Inst *in, SVar *v)
+{
+    if (!in->match || v->level != GENERIC)
+        return shape_of_var(in->c, inst_svar(in, v), in->o);
+    if (v->stamp != in->stamp) {
+        v->stamp = in->stamp;
+        v->mark = shape_of_var(in->c, svar_new(in->c, NULL), in->o);
+    }
+    return v->mark;
+}
+
 static Dim *inst_dim(Inst *in, Dim *d)
 {
     Ctx *c = in->c;
@@ -201,13 +232,13 @@ static Dim *inst_dim(Inst *in, Dim *d)
     /* A copy whose variables are replaced; the substitution keeps the
      * canonical order except where generic and fresh variables interleave,
      * so the result goes through the canonicaliser (via dim_add). */
-    int linear = 1;
+    int linear = !in->match;
     for (uint32_t i = 0; i < d->nt && linear; i++)
         if (d->t[i].nf > 1 || (d->t[i].nf == 1 && (!d->t[i].f[0].var || d->t[i].f[0].pow != 1)))
             linear = 0;
+    if (d->nt == 1 && d->t[0].nf == 1 && d->t[0].coef == 1 && d->t[0].f[0].var && d->t[0].f[0].pow == 1)
+        return inst_dvar_dim(in, d->t[0].f[0].var);
     if (linear) {
-        if (d->nt == 1 && d->t[0].nf == 1 && d->t[0].coef == 1)
-            return dim_of_var(c, inst_dvar(in, d->t[0].f[0].var), in->o);
         Mono *m = ar_alloc(c->arena, sizeof(Mono) * (d->nt ? d->nt : 1));
         for (uint32_t i = 0; i < d->nt; i++) {
             m[i].coef = d->t[i].coef;
@@ -220,13 +251,14 @@ static Dim *inst_dim(Inst *in, Dim *d)
         }
         return dim_canon(c, m, d->nt, in->o);
     }
+    /* (In a match a variable may stand for an expression: substitute.) */
     Dim *sum = dim_const(c, 0, in->o);
     for (uint32_t i = 0; i < d->nt; i++) {
         const Mono *m = &d->t[i];
         Dim *term = dim_const(c, m->coef, in->o);
         for (uint32_t j = 0; j < m->nf; j++) {
             const Factor *f = &m->f[j];
-            Dim *x = f->var ? dim_of_var(c, inst_dvar(in, f->var), in->o)
+            Dim *x = f->var ? inst_dvar_dim(in, f->var)
                             : dim_div(c, inst_dim(in, f->div->num), inst_dim(in, f->div->den), in->o);
             if (!x)
                 x = dim_const(c, 0, in->o);
@@ -242,6 +274,29 @@ static Dim *inst_dim(Inst *in, Dim *d)
 static Shape *inst_shape(Inst *in, Shape *s)
 {
     s = shape_norm(in->c, s);
+    if (in->match) {
+        /* A shape variable stands for segments of its own: splice them. */
+        uint32_t n = 0;
+        const Origin *o = in->o;
+        for (uint32_t i = 0; i < s->n; i++) {
+            Shape *v = s->s[i].var ? shape_norm(in->c, inst_svar_shape(in, s->s[i].var)) : NULL;
+            n += v ? v->n : 1;
+            if (v && s->n == 1)
+                o = v->origin;          /* as a bound variable's would be */
+        }
+        Shape *r = shape_new(in->c, n, o);
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < s->n; i++) {
+            if (s->s[i].var) {
+                Shape *v = shape_norm(in->c, inst_svar_shape(in, s->s[i].var));
+                for (uint32_t j = 0; j < v->n; j++)
+                    r->s[k++] = v->s[j];
+            } else {
+                r->s[k++].dim = inst_dim(in, s->s[i].dim);
+            }
+        }
+        return r;
+    }
     Shape *r = shape_new(in->c, s->n, in->o);
     for (uint32_t i = 0; i < s->n; i++) {
         if (s->s[i].var)
@@ -323,12 +378,38 @@ static PtrVec inst_shapes(Inst *in, const PtrVec *v)
     return r;
 }
 
-Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
+/* The result variable of an instance of broadcast k: a fresh one that
+ * the copy defines, or (a check) one standing for its known result.  (A
+ * match never binds a broadcast's result: instantiate_call gives up.) */
+static SVar *inst_sres(Inst *in, Constraint *k, Constraint *k2)
 {
-    if (!s->generic)
-        return s->type;
-    Inst in = { c, ++c->stamp, o, 0 };
-    Type *t = inst_type(&in, s->type, 0);
+    if (k->sres->link) {
+        SVar *v = svar_new(in->c, NULL);
+        v->link = inst_shape(in, k->sres->link);
+        return v;
+    }
+    SVar *v = in->match ? inst_svar_shape(in, k->sres)->s[0].var : inst_svar(in, k->sres);
+    v->def = k2;
+    return v;
+}
+
+static DVar *inst_dres(Inst *in, Constraint *k, Constraint *k2)
+{
+    if (k->dres->link) {
+        DVar *v = dvar_new(in->c, NULL);
+        v->link = inst_dim(in, k->dres->link);
+        return v;
+    }
+    DVar *v = in->match ? dim_is_var(inst_dvar_dim(in, k->dres)) : inst_dvar(in, k->dres);
+    v->def = k2;
+    return v;
+}
+
+/* Copies the scheme's constraints for this instance (and adds them). */
+static void inst_constraints(Inst *in, const Scheme *s)
+{
+    Ctx *c = in->c;
+    const Origin *o = in->o;
     /* A constraint of a built-in rule is reported at the call; one of a
      * user's function keeps its own place in the source. */
     Origin *here = NULL;
@@ -349,49 +430,214 @@ Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
         k2->rewrites = k->rewrites;
         switch (k->kind) {
         case C_BCAST_SHAPE:
-            k2->ops = inst_shapes(&in, &k->ops);
-            if (k->sres->link) {        /* a check: its result is known */
-                k2->sres = svar_new(c, NULL);
-                k2->sres->link = inst_shape(&in, k->sres->link);
-            } else {
-                k2->sres = inst_svar(&in, k->sres);
-                k2->sres->def = k2;
-            }
+            k2->ops = inst_shapes(in, &k->ops);
+            k2->sres = inst_sres(in, k, k2);
             break;
         case C_BCAST_DIM:
-            k2->ops = inst_dims(&in, &k->ops);
-            if (k->dres->link) {
-                k2->dres = dvar_new(c, NULL);
-                k2->dres->link = inst_dim(&in, k->dres->link);
-            } else {
-                k2->dres = inst_dvar(&in, k->dres);
-                k2->dres->def = k2;
-            }
+            k2->ops = inst_dims(in, &k->ops);
+            k2->dres = inst_dres(in, k, k2);
             break;
         case C_EQ_DIM:
-            in.raw = k->rewrites;
-            k2->l = inst_dim(&in, k->l);
-            k2->r = inst_dim(&in, k->r);
-            in.raw = 0;
+            in->raw = k->rewrites;
+            k2->l = inst_dim(in, k->l);
+            k2->r = inst_dim(in, k->r);
+            in->raw = 0;
             break;
         case C_EQ_SHAPE:
-            k2->sl = inst_shape(&in, k->sl);
-            k2->sr = inst_shape(&in, k->sr);
+            k2->sl = inst_shape(in, k->sl);
+            k2->sr = inst_shape(in, k->sr);
             break;
         case C_NONNEG:
-            k2->l = inst_dim(&in, k->r ? k->r : k->l);
+            k2->l = inst_dim(in, k->r ? k->r : k->l);
+            break;
+        case C_DYN:
+            k2->dres = dvar_new(c, NULL);
+            k2->dres->dyn = 2;
+            k2->l = inst_dim(in, k->l);
             break;
         }
-        k->stamp = in.stamp;            /* k's copy, for `within` below */
+        k->stamp = in->stamp;           /* k's copy, for `within` below */
         k->mark = k2;
         pv_push(c->arena, &made, k2);
     }
     for (int i = 0; i < s->cons.n; i++) {
         Constraint *k = s->cons.items[i];
-        if (!k->done && k->within && k->within->stamp == in.stamp)
+        if (!k->done && k->within && k->within->stamp == in->stamp)
             ((Constraint *)k->mark)->within = k->within->mark;
     }
     for (int i = 0; i < made.n; i++)
         cons_add(c, made.items[i]);
+}
+
+Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
+{
+    if (!s->generic)
+        return s->type;
+    Inst in = { c, ++c->stamp, o, 0, 0 };
+    Type *t = inst_type(&in, s->type, 0);
+    inst_constraints(&in, s);
+    return t;
+}
+
+/* ---- a call matched against the callee's scheme ------------------------ */
+
+/* Whether a's part d (normalised) is what the pattern dimension p stands
+ * for: p a generic variable (bound now, or already standing for the same),
+ * or a term without generic variables equal to d. */
+static int match_dim(Inst *in, Dim *p, Dim *d)
+{
+    Ctx *c = in->c;
+    p = dim_norm(c, p);
+    d = dim_norm(c, d);
+    DVar *v = dim_is_var(p);
+    if (v && v->level == GENERIC) {
+        if (v->stamp == in->stamp)
+            return dim_equal(dim_norm(c, v->mark), d);
+        if (v->def && !v->def->done)
+            return 0;                   /* a broadcast's result: the slow way */
+        v->stamp = in->stamp;
+        v->mark = d;
+        return 1;
+    }
+    if (p->ragged || d->ragged)
+        return p->ragged && d->ragged;
+    for (uint32_t i = 0; i < p->nt; i++)
+        for (uint32_t j = 0; j < p->t[i].nf; j++)
+            if (!p->t[i].f[j].var || p->t[i].f[j].var->level == GENERIC)
+                return 0;
+    return dim_equal(p, d);
+}
+
+/* Pattern shape P against the argument's shape A: the ends pair up (a
+ * dimension with a dimension, a shape variable with itself), and what is
+ * left of P must be nothing or one generic shape variable, which stands
+ * for what is left of A.  Anything else (a rank that does not fit, an
+ * argument's unknown rank to split) is left to unification. */
+static int match_shape(Inst *in, Shape *P, Shape *A)
+{
+    Ctx *c = in->c;
+    P = shape_norm(c, P);
+    A = shape_norm(c, A);
+    /* P with the shape variables already matched spelled out. */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < P->n; i++) {
+        SVar *v = P->s[i].var;
+        n += v && v->level == GENERIC && v->stamp == in->stamp ? shape_norm(c, v->mark)->n : 1;
+    }
+    Seg *p = ar_alloc(c->arena, sizeof(Seg) * (n ? n : 1));
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < P->n; i++) {
+        SVar *v = P->s[i].var;
+        if (v && v->level == GENERIC && v->stamp == in->stamp) {
+            Shape *m = shape_norm(c, v->mark);
+            for (uint32_t j = 0; j < m->n; j++)
+                p[k++] = m->s[j];
+        } else {
+            p[k++] = P->s[i];
+        }
+    }
+    uint32_t pi = 0, pj = n, ai = 0, aj = A->n;
+    for (;;) {                                  /* from the left */
+        if (pi == pj || ai == aj)
+            break;
+        Seg *x = &p[pi], *y = &A->s[ai];
+        if (x->dim && y->dim) {
+            if (!match_dim(in, x->dim, y->dim))
+                return 0;
+        } else if (!(x->var && x->var == y->var)) {
+            break;
+        }
+        pi++;
+        ai++;
+    }
+    for (;;) {                                  /* from the right */
+        if (pj == pi || aj == ai)
+            break;
+        Seg *x = &p[pj - 1], *y = &A->s[aj - 1];
+        if (x->dim && y->dim) {
+            if (!match_dim(in, x->dim, y->dim))
+                return 0;
+        } else if (!(x->var && x->var == y->var)) {
+            break;
+        }
+        pj--;
+        aj--;
+    }
+    if (pi == pj)
+        return ai == aj;
+    SVar *v = pj - pi == 1 ? p[pi].var : NULL;
+    if (!v || v->level != GENERIC || v->stamp == in->stamp || (v->def && !v->def->done))
+        return 0;
+    Shape *rest = shape_new(c, aj - ai, A->origin);
+    for (uint32_t i = ai; i < aj; i++)
+        rest->s[i - ai] = A->s[i];
+    v->stamp = in->stamp;
+    v->mark = rest;
+    return 1;
+}
+
+static int match_elem(Inst *in, Elem *p, Elem *a)
+{
+    p = elem_find(p);
+    a = elem_find(a);
+    if (p->prim != EL_VAR)
+        return a->prim == p->prim;
+    if (p->level != GENERIC)
+        return p == a;
+    if (p->stamp == in->stamp)
+        return elem_find(p->mark) == a;
+    /* A literal's class must already hold (no class to raise, no check). */
+    if (a->prim == EL_VAR ? a->cls < p->cls : !elem_accepts(a->prim, p->cls))
+        return 0;
+    p->stamp = in->stamp;
+    p->mark = a;
+    return 1;
+}
+
+static int match_type(Inst *in, Type *p, Type *a, int depth)
+{
+    p = type_prune(p);
+    a = type_prune(a);
+    if (depth > TYPE_MAX_DEPTH)
+        return 0;
+    if (p->kind == TY_VAR) {
+        if (p->level != GENERIC)
+            return p == a;
+        if (p->stamp == in->stamp)
+            return type_prune(p->mark) == a;
+        p->stamp = in->stamp;
+        p->mark = a;
+        return 1;
+    }
+    if (p->kind != a->kind)
+        return 0;
+    switch (p->kind) {
+    case TY_TENSOR:
+        return match_elem(in, p->elem, a->elem) && match_shape(in, p->shape, a->shape);
+    case TY_TUPLE:
+    case TY_FUNC:
+        if (p->n != a->n)
+            return 0;
+        for (uint32_t i = 0; i < p->n; i++)
+            if (!match_type(in, p->items[i], a->items[i], depth + 1))
+                return 0;
+        return p->kind == TY_TUPLE || match_type(in, p->ret, a->ret, depth + 1);
+    case TY_VAR:
+        break;
+    }
+    return 0;
+}
+
+Type *instantiate_call(Ctx *c, const Scheme *s, const Origin *o, Type **args, int nargs)
+{
+    Type *ft = type_prune(s->type);
+    if (!s->generic || ft->kind != TY_FUNC || (int)ft->n != nargs)
+        return NULL;
+    Inst in = { c, ++c->stamp, o, 0, 1 };
+    for (int i = 0; i < nargs; i++)
+        if (!match_type(&in, ft->items[i], args[i], 0))
+            return NULL;
+    Type *t = inst_type(&in, ft->ret, 0);
+    inst_constraints(&in, s);
     return t;
 }

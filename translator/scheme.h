@@ -16,5 +16,11 @@ Scheme *generalize(Ctx *c, Type *t);
  * made inside moves to the current level, its constraints with it. */
 Scheme *settle(Ctx *c, Type *t);
 Type *instantiate(Ctx *c, const Scheme *s, const Origin *o);
+/* A call of a function of scheme s on arguments of these types, when the
+ * arguments already have the shape its parameters ask (nothing in them to
+ * bind or check, as is usual): its result, with the scheme's constraints
+ * added, and nothing copied but the result.  NULL otherwise: instantiate
+ * and unify instead (which then reports any error). */
+Type *instantiate_call(Ctx *c, const Scheme *s, const Origin *o, Type **args, int nargs);
 
 #endif

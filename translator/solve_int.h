@@ -19,6 +19,8 @@ int dim_solve(Ctx *c, Dim *e, Dim *a, const Site *site, Constraint *existing);
 void rewrite_drop(Ctx *c, Constraint *k);
 
 void bind_dvar(Ctx *c, DVar *v, Dim *val, const Origin *why);
+/* Records that inference fixed v, a size an operation produces (dyn 2). */
+void record_dyn(Ctx *c, DVar *v, Dim *val, const Origin *why);
 void bind_svar(Ctx *c, SVar *v, Shape *val, const Origin *why);
 /* Which of two unbound variables to bind to the other: 1 for the first. */
 int bind_first(uint32_t id1, int dyn1, const Constraint *def1, int in_def1,

@@ -110,7 +110,10 @@ typedef struct DVar {
     uint32_t id;
     const Origin *why;
     const char *hint;
-    uint8_t dyn;          /* written `?`: known only at run time */
+    uint8_t dyn;          /* written `?`: 1 an unknown size (a parameter's is
+                           * the caller's); 2 a size an operation produces
+                           * (the result of an extern), known only when it
+                           * runs; a variable it is renamed to takes it */
     uint32_t seen_stamp;  /* printing: occurrences of a `?` in one signature */
     uint32_t seen;
     void *aux;            /* the emitter's note about this variable */
@@ -123,6 +126,8 @@ typedef struct DVar {
 typedef struct DivAtom {   /* floor(num / den), not simplifiable */
     Dim *num, *den;
     uint32_t depth;        /* divisions nested in it, itself included */
+    uint32_t hash_gen;     /* dim_hash: hash is valid for this generation */
+    uint64_t hash;
 } DivAtom;
 
 typedef struct Factor {    /* var^pow or div^pow: exactly one is set */
@@ -141,7 +146,9 @@ typedef struct Mono {      /* coef * f[0] * ... * f[nf-1] */
  * then factors), like terms merged, no zero coefficients, the constant last. */
 struct Dim {
     uint8_t ragged;       /* `*`: varies across the other axes */
-    uint32_t nt;
+    uint16_t nt;          /* (at most DIM_MAX_TERMS) */
+    uint32_t clean;       /* Ctx.epoch + 1 when it was found to hold no bound
+                           * variable (dim.c: then it needs no normalising) */
     Mono *t;
     const Origin *origin;
 };
@@ -205,7 +212,10 @@ typedef enum {
     C_BCAST_DIM,    /* dres = broadcast(ops: Dim*) */
     C_EQ_DIM,       /* l = r, not solvable yet (e.g. a + b = 10) */
     C_EQ_SHAPE,     /* sl = sr, ambiguous split (s1 @ [n] @ s2 = s3 @ s4) */
-    C_NONNEG        /* l >= 0: a dimension written with a minus */
+    C_NONNEG,       /* l >= 0: a dimension written with a minus */
+    C_DYN           /* dres = l: inference fixed a size that an operation
+                     * produces (a `?` of an extern's result), which only
+                     * running it can check: never examined, never printed */
 } CKind;
 
 struct Constraint {
@@ -216,6 +226,8 @@ struct Constraint {
     uint8_t queued;
     uint8_t rewrites;     /* C_EQ_DIM: registered as a rewrite rule */
     uint8_t printing;     /* being printed (guards against cycles) */
+    uint8_t templ;        /* kept in a scheme: a template that each instance
+                           * copies, never itself merged with one */
     int level;
     SVar *sres;
     DVar *dres;
@@ -269,6 +281,7 @@ typedef struct Ctx {
     int overflow;         /* dimension arithmetic overflowed (1), grew too
                            * large (2), divided by zero (3) */
     int norm_depth;       /* dim.c: the recursion of normalisation */
+    uint32_t epoch;       /* counts the bindings of dimension variables */
     PtrVec arith;         /* Dim*: every dimension made by arithmetic (a sum,
                            * a product, a coefficient, a floor division)
                            * while the current item is inferred */

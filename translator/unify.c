@@ -287,12 +287,21 @@ static void add_edge(Ctx *c, DVar *from, DVar *to, const Origin *why)
 void bind_dvar(Ctx *c, DVar *v, Dim *val, const Origin *why)
 {
     DVar *w = dim_is_var(val);
+    /* A size an operation produces, fixed here: the variable it becomes
+     * stands for it; anything else is a fact only running can check. */
+    if (v->dyn == 2) {
+        if (w && !w->link && w->dyn != 2)
+            w->dyn = 2;
+        else
+            record_dyn(c, v, val, why);
+    }
     if (c->explain && w && w != v) {     /* v = w: remember which rule said so */
         add_edge(c, v, w, why);
         add_edge(c, w, v, why);
     }
     v->link = val;
     v->why = why;
+    c->epoch++;                  /* dimensions marked clean may not be now */
     dim_lower_levels(c, val, v->level);
     wake(c, &v->watch);
 }
