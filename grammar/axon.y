@@ -140,7 +140,7 @@ expr
     | expr '/' expr             { $$ = ast_binary(A, "/", $1, $3, @2); parse_check_depth(P, $$->depth, @$); }
     | '-' expr %prec UMINUS
         {
-            $$ = ast_expr(A, EX_NEG, @$); $$->l = $2; $$->op_loc = @1; $$->name = "__neg";
+            $$ = ast_expr(A, EX_NEG, @$); $$->u.op.l = $2; ast_set_op($$, @1); $$->name = "__neg";
             AST_DEEPER($$, $2); parse_check_depth(P, $$->depth, @$);
         }
     | postfix
@@ -150,10 +150,10 @@ expr
 postfix
     : primary
     | postfix '(' ')'
-        { $$ = ast_expr(A, EX_CALL, @$); $$->fn = $1; AST_DEEPER($$, $1); parse_check_depth(P, $$->depth, @$); }
+        { $$ = ast_expr(A, EX_CALL, @$); $$->u.call.fn = $1; AST_DEEPER($$, $1); parse_check_depth(P, $$->depth, @$); }
     | postfix '(' args ')'
         {
-            $$ = ast_expr(A, EX_CALL, @$); $$->fn = $1; $$->args = $3; AST_DEEPER($$, $1);
+            $$ = ast_expr(A, EX_CALL, @$); $$->u.call.fn = $1; $$->u.call.args = $3; AST_DEEPER($$, $1);
             for (int i = 0; i < $3.n; i++) AST_DEEPER($$, (Expr *)$3.items[i]);
             parse_check_depth(P, $$->depth, @$);
         }
@@ -173,8 +173,8 @@ arg
 /* primary := name | literal | ( expr ) | ( expr, expr, ... ) | fn */
 primary
     : IDENT                     { $$ = ast_expr(A, EX_NAME, @$); $$->name = $1; }
-    | INT                       { $$ = ast_expr(A, EX_INT, @$); $$->ival = $1; }
-    | FLOAT                     { $$ = ast_expr(A, EX_FLOAT, @$); $$->fval = $1; }
+    | INT                       { $$ = ast_expr(A, EX_INT, @$); $$->u.ival = $1; }
+    | FLOAT                     { $$ = ast_expr(A, EX_FLOAT, @$); $$->u.fval = $1; }
     | INF                       { $$ = ast_expr(A, EX_FLOAT, @$); $$->name = "inf"; }
     | '(' expr ')'              { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
     | '(' expr ',' exprlist ')'
@@ -363,7 +363,7 @@ static Item *add_item(struct Parser *P, ItemKind kind, const char *name, Loc loc
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc)
 {
     Expr *e = ast_expr(A, EX_TUPLE, loc);
-    e->args = *items;
+    e->u.call.args = *items;
     for (int i = 0; i < items->n; i++)
         AST_DEEPER(e, (Expr *)items->items[i]);
     parse_check_depth(P, e->depth, loc);
@@ -395,7 +395,7 @@ static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts
     f->stmts = *stmts;
     f->body = body;
     f->body_loc = body_loc;
-    e->lam = f;
+    e->u.lam = f;
     AST_DEEPER(e, body);
     for (int i = 0; i < stmts->n; i++)
         AST_DEEPER(e, ((Stmt *)stmts->items[i])->value);

@@ -62,13 +62,25 @@ Expr *ast_expr(Arena *a, ExprKind k, Loc loc)
     return e;
 }
 
+void ast_set_op(Expr *e, Loc op)
+{
+    e->op_start = op.start;
+    e->op_end = op.end;
+}
+
+Loc expr_op_loc(const Expr *e)
+{
+    Loc l = { e->loc.src, e->op_start, e->op_end };
+    return l;
+}
+
 Expr *ast_binary(Arena *a, const char *op, Expr *l, Expr *r, Loc oploc)
 {
     Expr *e = ast_expr(a, EX_BINARY, loc_span(l->loc, r->loc));
     e->name = op;
-    e->l = l;
-    e->r = r;
-    e->op_loc = oploc;
+    e->u.op.l = l;
+    e->u.op.r = r;
+    ast_set_op(e, oploc);
     AST_DEEPER(e, l);
     AST_DEEPER(e, r);
     return e;
@@ -93,8 +105,8 @@ Pattern *ast_pattern_from_expr(Arena *a, Expr *e, Loc *bad)
     }
     if (e->kind == EX_TUPLE) {
         p->kind = PAT_TUPLE;
-        for (int i = 0; i < e->args.n; i++) {
-            Pattern *q = ast_pattern_from_expr(a, e->args.items[i], bad);
+        for (int i = 0; i < e->u.call.args.n; i++) {
+            Pattern *q = ast_pattern_from_expr(a, e->u.call.args.items[i], bad);
             if (!q)
                 return NULL;
             pv_push(a, &p->items, q);

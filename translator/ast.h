@@ -131,18 +131,28 @@ typedef enum {
 
 struct Expr {
     ExprKind kind;
-    Loc loc;
     int depth;
-    const char *name;      /* EX_NAME; EX_OP/EX_BINARY: the operator's name */
-    int64_t ival;
-    double fval;
-    Expr *fn;              /* EX_CALL */
-    PtrVec args;           /* EX_CALL arguments, EX_TUPLE items (Expr*) */
-    Expr *l, *r;           /* EX_BINARY; EX_NEG uses l */
-    FnExpr *lam;           /* EX_FN */
-    Loc op_loc;            /* EX_BINARY, EX_NEG: the operator itself */
+    Loc loc;
     struct Type *type;     /* set by inference */
+    const char *name;      /* EX_NAME; EX_OP, EX_BINARY, EX_NEG: the operator's
+                            * rule; EX_FLOAT: "inf" or NULL */
+    uint32_t op_start, op_end;  /* EX_BINARY, EX_NEG: the operator itself */
+    union {
+        int64_t ival;          /* EX_INT */
+        double fval;           /* EX_FLOAT */
+        FnExpr *lam;           /* EX_FN */
+        struct {
+            Expr *l, *r;       /* EX_BINARY; EX_NEG uses l */
+        } op;
+        struct {
+            Expr *fn;          /* EX_CALL */
+            PtrVec args;       /* EX_CALL arguments, EX_TUPLE items (Expr*) */
+        } call;
+    } u;
 };
+
+/* The operator of an EX_BINARY or EX_NEG (its own span, for messages). */
+Loc expr_op_loc(const Expr *e);
 
 /* ---- programs ------------------------------------------------------- */
 
@@ -169,6 +179,8 @@ SExpr *ast_shape(Arena *a, SAtom *first);
 TExpr *ast_type(Arena *a, TExprKind k, Loc loc);
 Expr *ast_expr(Arena *a, ExprKind k, Loc loc);
 Expr *ast_binary(Arena *a, const char *op, Expr *l, Expr *r, Loc oploc);
+/* The operator's span of e (EX_BINARY, EX_NEG) is op. */
+void ast_set_op(Expr *e, Loc op);
 Pattern *ast_pattern_from_expr(Arena *a, Expr *e, Loc *bad);
 const char *ast_main_name(Arena *a, const char *path);
 /* A rule's name as messages show it: unary minus is the prelude's rule

@@ -62,39 +62,39 @@ static const char *flow(Dot *d, Expr *e)
         return p ? p : node(d, e->name, "plaintext");        /* a top-level name */
     }
     case EX_INT:
-        return node(d, ar_printf(a, "%lld", (long long)e->ival), "plaintext");
+        return node(d, ar_printf(a, "%lld", (long long)e->u.ival), "plaintext");
     case EX_FLOAT:
-        return node(d, e->name ? e->name : ar_printf(a, "%g", e->fval), "plaintext");
+        return node(d, e->name ? e->name : ar_printf(a, "%g", e->u.fval), "plaintext");
     case EX_OP:
         return node(d, e->name, "plaintext");
     case EX_FN:
         return node(d, "fn", "plaintext");
     case EX_TUPLE: {
         const char *n = node(d, "tuple", "point");
-        for (int i = 0; i < e->args.n; i++) {
-            Expr *x = e->args.items[i];
+        for (int i = 0; i < e->u.call.args.n; i++) {
+            Expr *x = e->u.call.args.items[i];
             edge(d, flow(d, x), n, x->type);
         }
         return n;
     }
     case EX_NEG:
     case EX_BINARY: {
-        const char *l = flow(d, e->l);
-        const char *r = e->kind == EX_BINARY ? flow(d, e->r) : NULL;
+        const char *l = flow(d, e->u.op.l);
+        const char *r = e->kind == EX_BINARY ? flow(d, e->u.op.r) : NULL;
         const char *n = node(d, ast_shown_name(e->name), "circle");
-        edge(d, l, n, e->l->type);
+        edge(d, l, n, e->u.op.l->type);
         if (r)
-            edge(d, r, n, e->r->type);
+            edge(d, r, n, e->u.op.r->type);
         return n;
     }
     case EX_CALL: {
         PtrVec from = { 0 };
-        for (int i = 0; i < e->args.n; i++)
-            pv_push(a, &from, (void *)flow(d, e->args.items[i]));
-        const char *label = e->fn->kind == EX_NAME || e->fn->kind == EX_OP ? e->fn->name : "call";
+        for (int i = 0; i < e->u.call.args.n; i++)
+            pv_push(a, &from, (void *)flow(d, e->u.call.args.items[i]));
+        const char *label = e->u.call.fn->kind == EX_NAME || e->u.call.fn->kind == EX_OP ? e->u.call.fn->name : "call";
         const char *n = node(d, label, "box");
-        for (int i = 0; i < e->args.n; i++)
-            edge(d, from.items[i], n, ((Expr *)e->args.items[i])->type);
+        for (int i = 0; i < e->u.call.args.n; i++)
+            edge(d, from.items[i], n, ((Expr *)e->u.call.args.items[i])->type);
         return n;
     }
     }
@@ -117,7 +117,7 @@ static void bind_pattern(Dot *d, Pattern *p, const char *producer)
 
 static void dot_function(Dot *d, Binding *b, int index)
 {
-    FnExpr *f = b->item->value->lam;
+    FnExpr *f = b->item->value->u.lam;
     namer_init(&d->nm, &d->cp->ctx, 0);
     Buf sig;
     buf_init(&sig, &d->cp->arena);

@@ -207,9 +207,9 @@ static Type *elab(Elab *e, TExpr *t)
         uint32_t n = (uint32_t)t->items.n;
         Type *r = t->kind == TX_TUPLE ? type_tuple(c, n, o) : type_func(c, n, o);
         for (uint32_t i = 0; i < n; i++)
-            r->items[i] = elab(e, t->items.items[i]);
+            r->u.fun.items[i] = elab(e, t->items.items[i]);
         if (t->kind == TX_FUNC)
-            r->ret = elab(e, t->ret);
+            r->u.fun.ret = elab(e, t->ret);
         return r;
     }
     }

@@ -940,7 +940,7 @@ static void write_step(W *w, PStep *st)
 static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int warn_unknown)
 {
     Arena *a = w->c->arena;
-    Shape *s = shape_norm(w->c, t->type->shape);
+    Shape *s = shape_norm(w->c, t->type->u.ten.shape);
     const Origin *why = t->type->origin;
     uint32_t prefix = 0;
     while (prefix < s->n && s->s[prefix].dim)
@@ -985,7 +985,7 @@ static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int 
 /* Whether every shape variable of t is known (else its rank is unknown). */
 static int rank_known(W *w, PTensor *t)
 {
-    Shape *s = shape_norm(w->c, t->type->shape);
+    Shape *s = shape_norm(w->c, t->type->u.ten.shape);
     for (uint32_t i = 0; i < s->n; i++)
         if (s->s[i].var && !plan_run(s->s[i].var))
             return 0;
@@ -994,7 +994,7 @@ static int rank_known(W *w, PTensor *t)
 
 static int elem_of(W *w, PTensor *t)
 {
-    Elem *e = elem_find(t->type->elem);
+    Elem *e = elem_find(t->type->u.ten.elem);
     return e->prim != EL_VAR ? e->prim : w->opt->elem_default;
 }
 
@@ -1027,8 +1027,8 @@ static int flatten(W *w, Type *t, const char *desc, PtrVec *out, const char **wh
         int first = 0;
         if (!item)
             item = &first;
-        for (uint32_t i = 0; i < t->n; i++)
-            if (flatten(w, t->items[i], desc, out, why_not, item, depth + 1))
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            if (flatten(w, t->u.fun.items[i], desc, out, why_not, item, depth + 1))
                 return 1;
         return 0;
     }
@@ -1055,9 +1055,9 @@ static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
         x->type = t;
         x->pat = p;
         pv_push(w->c->arena, out, x);
-    } else if (p->kind == PAT_TUPLE && t->kind == TY_TUPLE && (uint32_t)p->items.n == t->n) {
-        for (uint32_t i = 0; i < t->n; i++)
-            collect_temps(w, p->items.items[i], t->items[i], out);
+    } else if (p->kind == PAT_TUPLE && t->kind == TY_TUPLE && (uint32_t)p->items.n == t->u.fun.n) {
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            collect_temps(w, p->items.items[i], t->u.fun.items[i], out);
     }
 }
 
@@ -1071,16 +1071,16 @@ static uint32_t count_tensors(Type *t, int depth)
         return 1;
     uint32_t n = 0;
     if (t->kind == TY_TUPLE)
-        for (uint32_t i = 0; i < t->n; i++)
-            n += count_tensors(t->items[i], depth + 1);
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            n += count_tensors(t->u.fun.items[i], depth + 1);
     return n;
 }
 
 static void returned_names(Expr *e, Symtab *last, int *next, const void **alias, int nout)
 {
     if (e->kind == EX_TUPLE) {
-        for (int i = 0; i < e->args.n; i++)
-            returned_names(e->args.items[i], last, next, alias, nout);
+        for (int i = 0; i < e->u.call.args.n; i++)
+            returned_names(e->u.call.args.items[i], last, next, alias, nout);
         return;
     }
     Type *t = e->type ? type_prune(e->type) : NULL;
@@ -1116,7 +1116,7 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
     line(w, "if (dims) {");
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < lists[l]->n; i++) {
-            Shape *s = shape_norm(w->c, ((PTensor *)lists[l]->items[i])->type->shape);
+            Shape *s = shape_norm(w->c, ((PTensor *)lists[l]->items[i])->type->u.ten.shape);
             for (uint32_t k = 0; k < s->n; k++) {
                 PtrVec vars = { 0 };
                 if (s->s[k].var) {
@@ -1198,25 +1198,25 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         return not_exported(w, at, ar_printf(a, "its signature is larger than %d bytes", MAX_SIGNATURE));
 
     Type *ft = type_prune(b->scheme->type);   /* a function (emit.c) */
-    FnExpr *fn = b->item->value && b->item->value->kind == EX_FN ? b->item->value->lam : NULL;
+    FnExpr *fn = b->item->value && b->item->value->kind == EX_FN ? b->item->value->u.lam : NULL;
     const char *why_not = NULL;
     /* A parameter that is a function says most about why; look for one first. */
-    for (uint32_t i = 0; i < ft->n; i++)
-        if (type_prune(ft->items[i])->kind == TY_FUNC) {
+    for (uint32_t i = 0; i < ft->u.fun.n; i++)
+        if (type_prune(ft->u.fun.items[i])->kind == TY_FUNC) {
             Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
             return not_exported(w, at, p ? ar_printf(a, "argument %u (%s) is a function", i + 1, p->name)
                                          : ar_printf(a, "argument %u is a function", i + 1));
         }
-    for (uint32_t i = 0; i < ft->n; i++) {
+    for (uint32_t i = 0; i < ft->u.fun.n; i++) {
         Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
         const char *desc = p ? ar_printf(a, "argument %u (%s)", i + 1, p->name) : ar_printf(a, "argument %u", i + 1);
         int before = plan.inputs.n;
-        if (flatten(w, ft->items[i], desc, &plan.inputs, &why_not, NULL, 0))
+        if (flatten(w, ft->u.fun.items[i], desc, &plan.inputs, &why_not, NULL, 0))
             return not_exported(w, at, why_not);
         for (int k = before; k < plan.inputs.n; k++)
             ((PTensor *)plan.inputs.items[k])->at = origin_new(w->c, p ? p->loc : at, p ? p->name : plan.fname, NULL, 0);
     }
-    if (flatten(w, ft->ret, "output", &plan.outputs, &why_not, NULL, 0))
+    if (flatten(w, ft->u.fun.ret, "output", &plan.outputs, &why_not, NULL, 0))
         return not_exported(w, at, why_not);
     for (int i = 0; i < plan.outputs.n; i++) {
         PTensor *t = plan.outputs.items[i];
@@ -1233,7 +1233,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     int elem_vars = 0;
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < lists[l]->n; i++)
-            if (elem_find(((PTensor *)lists[l]->items[i])->type->elem)->prim == EL_VAR)
+            if (elem_find(((PTensor *)lists[l]->items[i])->type->u.ten.elem)->prim == EL_VAR)
                 elem_vars = 1;
     if (elem_vars && opt->elem_default == EL_VAR)
         return not_exported(w, at, "its element type is a variable; choose one with --elem-type");
@@ -1252,7 +1252,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         PTensor *t = plan.outputs.items[i];
         if (!rank_known(w, t))
             return not_exported(w, at, ar_printf(a, "the rank of %s (%s) is not determined by the input shapes",
-                                                 t->desc, shape_text(w, t->type->shape)));
+                                                 t->desc, shape_text(w, t->type->u.ten.shape)));
         emit_result(w, t, ar_printf(a, "out[%d]", i), &max_static, 1);
     }
     PtrVec aliases = { 0 };
@@ -1291,7 +1291,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     }
     for (int i = 0; i < plan.inputs.n; i++) {
         int known;
-        int r = shape_rank(shape_norm(w->c, ((PTensor *)plan.inputs.items[i])->type->shape), &known);
+        int r = shape_rank(shape_norm(w->c, ((PTensor *)plan.inputs.items[i])->type->u.ten.shape), &known);
         if (r > max_static)
             max_static = r;
     }
@@ -1333,7 +1333,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         for (int i = 0; i < with_temps[l]->n; i++) {
             PTensor *t = with_temps[l]->items[i];
             buf_printf(&doc, " *   %s[%d]: %s, %s %s\n", list_names[l], i, t->desc, elem_name(elem_of(w, t)),
-                       shape_text(w, t->type->shape));
+                       shape_text(w, t->type->u.ten.shape));
         }
     for (int i = 0; i < aliases.n; i++)
         buf_printf(&doc, " *   (%s: not an intermediate)\n", (const char *)aliases.items[i]);

@@ -69,10 +69,10 @@ static int is_value(const Expr *e)
     case EX_FN: case EX_INT: case EX_FLOAT: case EX_OP: case EX_NAME:
         return 1;
     case EX_NEG:
-        return e->l->kind == EX_INT || e->l->kind == EX_FLOAT;
+        return e->u.op.l->kind == EX_INT || e->u.op.l->kind == EX_FLOAT;
     case EX_TUPLE:
-        for (int i = 0; i < e->args.n; i++)
-            if (!is_value(e->args.items[i]))
+        for (int i = 0; i < e->u.call.args.n; i++)
+            if (!is_value(e->u.call.args.items[i]))
                 return 0;
         return 1;
     default:
@@ -145,8 +145,8 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
     if (ft->kind == TY_VAR) {
         Type *want = type_func(c, (uint32_t)nargs, NULL);
         for (int i = 0; i < nargs; i++)
-            want->items[i] = type_var(c, NULL);
-        want->ret = type_var(c, NULL);
+            want->u.fun.items[i] = type_var(c, NULL);
+        want->u.fun.ret = type_var(c, NULL);
         unify_type(c, ft, want, origin_of(c, fn_loc, OW_CALL, NULL, fname, 0));
         ft = type_prune(ft);
     }
@@ -157,9 +157,9 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
             type_error(c, fn_loc, "'%s' is not a function; it has type %s", fname, pr_type_str(&nm, ft));
         type_error(c, fn_loc, "this is not a function; it has type %s", pr_type_str(&nm, ft));
     }
-    if ((int)ft->n != nargs) {
+    if ((int)ft->u.fun.n != nargs) {
         diag_error(c->diag, call_loc, "'%s' takes %u argument%s, but %d %s given", fname ? fname : "this function",
-                   ft->n, ft->n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+                   ft->u.fun.n, ft->u.fun.n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
         /* Where its signature is written down. */
         Binding *b = fname && !st_get(&in->locals, fname) ? st_get(&in->globals, fname) : NULL;
         const char *shown = ast_shown_name(fname);
@@ -173,9 +173,9 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
     for (int i = 0; i < nargs; i++) {
         Origin *why = arg_origin(in, args[i] ? args[i]->loc : call_loc, fname, i, nargs, args[i], binary);
         why->scheme = ft->origin ? ft->origin->scheme : NULL;
-        unify_type(c, ft->items[i], targs[i], why);
+        unify_type(c, ft->u.fun.items[i], targs[i], why);
     }
-    return ft->ret;
+    return ft->u.fun.ret;
 }
 
 static AX_NORETURN void arith_error(Ctx *c, Loc loc, const char *who)
@@ -247,20 +247,20 @@ static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int 
 
 static Type *infer_call(Inf *in, Expr *e)
 {
-    if (e->fn->kind == EX_NAME || e->fn->kind == EX_OP)
-        return call_named(in, e->fn->name, e->fn->loc, (Expr **)e->args.items, e->args.n, e->loc, 0, e->fn);
-    Type *ft = infer(in, e->fn);
-    int n = e->args.n;
+    if (e->u.call.fn->kind == EX_NAME || e->u.call.fn->kind == EX_OP)
+        return call_named(in, e->u.call.fn->name, e->u.call.fn->loc, (Expr **)e->u.call.args.items, e->u.call.args.n, e->loc, 0, e->u.call.fn);
+    Type *ft = infer(in, e->u.call.fn);
+    int n = e->u.call.args.n;
     Type **targs = ar_alloc(in->c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++)
-        targs[i] = infer(in, e->args.items[i]);
-    return apply(in, ft, e->fn->loc, callee_name(e->fn), (Expr **)e->args.items, targs, n, e->loc, 0);
+        targs[i] = infer(in, e->u.call.args.items[i]);
+    return apply(in, ft, e->u.call.fn->loc, callee_name(e->u.call.fn), (Expr **)e->u.call.args.items, targs, n, e->loc, 0);
 }
 
 static Type *infer_operator(Inf *in, Expr *e)
 {
-    Expr *args[2] = { e->l, e->r };
-    return call_named(in, e->name, e->op_loc, args, e->kind == EX_NEG ? 1 : 2, e->loc, 1, NULL);
+    Expr *args[2] = { e->u.op.l, e->u.op.r };
+    return call_named(in, e->name, expr_op_loc(e), args, e->kind == EX_NEG ? 1 : 2, e->loc, 1, NULL);
 }
 
 /* ---- functions and statements -------------------------------------------- */
@@ -300,10 +300,10 @@ static void bind_pattern(Inf *in, Pattern *p, Type *t)
         const Origin *o = origin_new(c, p->loc, "the pattern", NULL, 0);
         Type *want = type_tuple(c, n, o);
         for (uint32_t i = 0; i < n; i++)
-            want->items[i] = type_var(c, NULL);
+            want->u.fun.items[i] = type_var(c, NULL);
         unify_type(c, want, t, o);
         for (uint32_t i = 0; i < n; i++)
-            bind_pattern(in, p->items.items[i], want->items[i]);
+            bind_pattern(in, p->items.items[i], want->u.fun.items[i]);
         return;
     }
     }
@@ -340,7 +340,7 @@ static void check_params(Inf *in, FnExpr *f)
 static Type *infer_fn(Inf *in, Expr *e)
 {
     Ctx *c = in->c;
-    FnExpr *f = e->lam;
+    FnExpr *f = e->u.lam;
     int mark = in->stack.n;
     uint32_t n = (uint32_t)f->params.n;
     Type *ft = type_func(c, n, origin_new(c, e->loc, "this function", NULL, 0));
@@ -348,7 +348,7 @@ static Type *infer_fn(Inf *in, Expr *e)
     for (uint32_t i = 0; i < n; i++) {
         Param *p = f->params.items[i];
         p->type = p->ann ? elab_type(c, in->scope, p->ann, OW_ANNOT, p->name) : type_var(c, NULL);
-        ft->items[i] = p->type;
+        ft->u.fun.items[i] = p->type;
         if (strcmp(p->name, "_") != 0)
             bind_local(in, p->name, scheme_mono(c, p->type));
     }
@@ -380,7 +380,7 @@ static Type *infer_fn(Inf *in, Expr *e)
         unify_type(c, want, bt, origin_new(c, f->body->loc, "the result of this function", NULL, 0));
         bt = want;
     }
-    ft->ret = bt;
+    ft->u.fun.ret = bt;
     scope_pop(in, mark);
     return ft;
 }
@@ -417,9 +417,9 @@ static Type *infer(Inf *in, Expr *e)
         t = infer_operator(in, e);
         break;
     case EX_TUPLE: {
-        t = type_tuple(in->c, (uint32_t)e->args.n, origin_new(in->c, e->loc, "this tuple", NULL, 0));
-        for (int i = 0; i < e->args.n; i++)
-            t->items[i] = infer(in, e->args.items[i]);
+        t = type_tuple(in->c, (uint32_t)e->u.call.args.n, origin_new(in->c, e->loc, "this tuple", NULL, 0));
+        for (int i = 0; i < e->u.call.args.n; i++)
+            t->u.fun.items[i] = infer(in, e->u.call.args.items[i]);
         break;
     }
     case EX_FN:
@@ -461,15 +461,15 @@ static void settle_walk(Ctx *c, Type *t, uint32_t stamp, int depth)
     if (depth > TYPE_MAX_DEPTH)
         type_too_deep(c);
     if (t->kind == TY_TENSOR) {
-        Shape *s = shape_norm(c, t->shape);
+        Shape *s = shape_norm(c, t->u.ten.shape);
         for (uint32_t i = 0; i < s->n; i++)
             if (s->s[i].dim)
                 dim_norm(c, s->s[i].dim);
     } else if (t->kind != TY_VAR) {
-        for (uint32_t i = 0; i < t->n; i++)
-            settle_walk(c, t->items[i], stamp, depth + 1);
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            settle_walk(c, t->u.fun.items[i], stamp, depth + 1);
         if (t->kind == TY_FUNC)
-            settle_walk(c, t->ret, stamp, depth + 1);
+            settle_walk(c, t->u.fun.ret, stamp, depth + 1);
     }
 }
 
@@ -486,26 +486,26 @@ static void check_expr_arith(Ctx *c, Expr *e)
         return;
     switch (e->kind) {
     case EX_CALL:
-        if (e->fn->kind != EX_NAME && e->fn->kind != EX_OP)
-            check_expr_arith(c, e->fn);
-        for (int i = 0; i < e->args.n; i++)
-            check_expr_arith(c, e->args.items[i]);
+        if (e->u.call.fn->kind != EX_NAME && e->u.call.fn->kind != EX_OP)
+            check_expr_arith(c, e->u.call.fn);
+        for (int i = 0; i < e->u.call.args.n; i++)
+            check_expr_arith(c, e->u.call.args.items[i]);
         break;
     case EX_BINARY:
-        check_expr_arith(c, e->l);
-        check_expr_arith(c, e->r);
+        check_expr_arith(c, e->u.op.l);
+        check_expr_arith(c, e->u.op.r);
         break;
     case EX_NEG:
-        check_expr_arith(c, e->l);
+        check_expr_arith(c, e->u.op.l);
         break;
     case EX_TUPLE:
-        for (int i = 0; i < e->args.n; i++)
-            check_expr_arith(c, e->args.items[i]);
+        for (int i = 0; i < e->u.call.args.n; i++)
+            check_expr_arith(c, e->u.call.args.items[i]);
         break;
     case EX_FN:
-        for (int i = 0; i < e->lam->stmts.n; i++)
-            check_expr_arith(c, ((Stmt *)e->lam->stmts.items[i])->value);
-        check_expr_arith(c, e->lam->body);
+        for (int i = 0; i < e->u.lam->stmts.n; i++)
+            check_expr_arith(c, ((Stmt *)e->u.lam->stmts.items[i])->value);
+        check_expr_arith(c, e->u.lam->body);
         return;                 /* a function's own type adds nothing */
     default:
         break;
@@ -513,8 +513,8 @@ static void check_expr_arith(Ctx *c, Expr *e)
     if (e->type && (e->kind == EX_CALL || e->kind == EX_BINARY || e->kind == EX_NEG)) {
         settle_dims(c, e->type);
         if (c->overflow)
-            arith_error(c, e->kind == EX_CALL ? e->loc : e->op_loc,
-                        e->kind == EX_CALL ? callee_name(e->fn) : e->name);
+            arith_error(c, e->kind == EX_CALL ? e->loc : expr_op_loc(e),
+                        e->kind == EX_CALL ? callee_name(e->u.call.fn) : e->name);
     }
 }
 
@@ -556,13 +556,13 @@ static void mark_produced(Ctx *c, Type *t, int depth)
     if (depth > TYPE_MAX_DEPTH)
         return;
     if (t->kind == TY_TENSOR) {
-        Shape *s = shape_norm(c, t->shape);
+        Shape *s = shape_norm(c, t->u.ten.shape);
         for (uint32_t i = 0; i < s->n; i++)
             if (s->s[i].dim)
                 dim_each_var(dim_norm(c, s->s[i].dim), mark_produced_dim, NULL);
     } else if (t->kind == TY_TUPLE) {
-        for (uint32_t i = 0; i < t->n; i++)
-            mark_produced(c, t->items[i], depth + 1);
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            mark_produced(c, t->u.fun.items[i], depth + 1);
     }
 }
 
@@ -587,7 +587,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     if (it->kind == IT_EXTERN) {
         Type *t = elab_type(c, &sc, it->type, OW_SIG, it->name);
         if (type_prune(t)->kind == TY_FUNC)
-            mark_produced(c, type_prune(t)->ret, 0);
+            mark_produced(c, type_prune(t)->u.fun.ret, 0);
         leave_level(c);
         b->scheme = generalize(c, t);
     } else {

@@ -1067,7 +1067,7 @@ int plan_function(Plan *p, const Scheme *s)
     /* Every input's rank, and its sizes, before anything reads them. */
     for (int i = 0; i < p->inputs.n; i++) {
         PTensor *t = p->inputs.items[i];
-        Shape *sh = shape_norm(pl.c, t->type->shape);
+        Shape *sh = shape_norm(pl.c, t->type->u.ten.shape);
         PStep *st = step(&pl, PS_RANK, sh->origin);
         st->input = i;
         st->pattern = sh;
@@ -1079,7 +1079,7 @@ int plan_function(Plan *p, const Scheme *s)
         src->desc = t->desc;
         src->why = t->at;
         src->ragged = st->ragged;
-        add_match(&pl, src, t->type->shape, sh->origin, i);
+        add_match(&pl, src, t->type->u.ten.shape, sh->origin, i);
     }
     for (int i = 0; i < s->cons.n; i++)
         pv_push(a, &pl.cons, s->cons.items[i]);

@@ -172,8 +172,8 @@ static void bcast_leaves(Namer *nm, Constraint *c, PtrVec *texts, int max)
 static void pr_bcast_ops(Namer *nm, Buf *b, Constraint *c)
 {
     PtrVec texts = { 0 };
-    /* Into a buffer with a limit (a message), at most BCAST_SHOWN operands. */
-    int max = b->limit ? BCAST_SHOWN : 0;
+    /* Into a message (PR_TEXT_LIMIT), at most BCAST_SHOWN operands. */
+    int max = b->limit && b->limit <= PR_TEXT_LIMIT ? BCAST_SHOWN : 0;
     bcast_leaves(nm, c, &texts, max);
     buf_puts(b, "broadcast(");
     for (int i = 0; i < texts.n && !b->full; i++) {
@@ -415,11 +415,11 @@ void pr_type(Namer *nm, Buf *b, Type *t)
     nm->tdepth++;
     switch (t->kind) {
     case TY_VAR:
-        buf_puts(b, name_var(nm, &t->stamp, &t->mark, t->hint, 0));
+        buf_puts(b, name_var(nm, &t->stamp, &t->mark, t->u.var.hint, 0));
         break;
     case TY_TENSOR: {
-        Elem *e = elem_find(t->elem);
-        Shape *s = shape_norm(nm->ctx, t->shape);
+        Elem *e = elem_find(t->u.ten.elem);
+        Shape *s = shape_norm(nm->ctx, t->u.ten.shape);
         pr_elem(nm, b, e);
         if (!(e->prim != EL_VAR && s->n == 0)) {
             buf_putc(b, ' ');
@@ -430,15 +430,15 @@ void pr_type(Namer *nm, Buf *b, Type *t)
     case TY_TUPLE:
     case TY_FUNC:
         buf_putc(b, '(');
-        for (uint32_t i = 0; i < t->n; i++) {
+        for (uint32_t i = 0; i < t->u.fun.n; i++) {
             if (i)
                 buf_puts(b, ", ");
-            pr_type(nm, b, t->items[i]);
+            pr_type(nm, b, t->u.fun.items[i]);
         }
         buf_putc(b, ')');
         if (t->kind == TY_FUNC) {
             buf_puts(b, " -> ");
-            pr_type(nm, b, t->ret);
+            pr_type(nm, b, t->u.fun.ret);
         }
         break;
     }
@@ -750,12 +750,12 @@ static void count_dyn_type(Namer *nm, Type *t, uint32_t stamp)
     }
     nm->tdepth++;
     if (t->kind == TY_TENSOR)
-        count_dyn_shape(nm, t->shape);
+        count_dyn_shape(nm, t->u.ten.shape);
     else {
-        for (uint32_t i = 0; i < t->n; i++)
-            count_dyn_type(nm, t->items[i], stamp);
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            count_dyn_type(nm, t->u.fun.items[i], stamp);
         if (t->kind == TY_FUNC)
-            count_dyn_type(nm, t->ret, stamp);
+            count_dyn_type(nm, t->u.fun.ret, stamp);
     }
     nm->tdepth--;
 }
@@ -768,19 +768,19 @@ static uint64_t tree_leaves(Ctx *c, Type *t, uint32_t stamp, int depth)
     t = type_prune(t);
     if (t->kind == TY_VAR || t->kind == TY_TENSOR)
         return 1;
-    if (t->ustamp == stamp)
-        return (uint64_t)(uintptr_t)t->umark;
+    if (t->u.fun.ustamp == stamp)
+        return (uint64_t)(uintptr_t)t->u.fun.umark;
     uint64_t n = 0;
     if (depth <= TYPE_MAX_DEPTH)
-        for (uint32_t i = 0; i <= t->n; i++) {
-            Type *x = i < t->n ? t->items[i] : t->kind == TY_FUNC ? t->ret : NULL;
+        for (uint32_t i = 0; i <= t->u.fun.n; i++) {
+            Type *x = i < t->u.fun.n ? t->u.fun.items[i] : t->kind == TY_FUNC ? t->u.fun.ret : NULL;
             if (x)
                 n += tree_leaves(c, x, stamp, depth + 1);
             if (n > ((uint64_t)1 << 40))
                 n = (uint64_t)1 << 40;
         }
-    t->ustamp = stamp;
-    t->umark = (Type *)(uintptr_t)n;
+    t->u.fun.ustamp = stamp;
+    t->u.fun.umark = (Type *)(uintptr_t)n;
     return n;
 }
 

@@ -94,21 +94,21 @@ static void gen_type(Gen *g, Type *t, int depth)
         type_too_deep(g->c);
     switch (t->kind) {
     case TY_VAR:
-        gen_level(g, &t->level);
+        gen_level(g, &t->u.var.level);
         break;
     case TY_TENSOR: {
-        Elem *e = elem_find(t->elem);
+        Elem *e = elem_find(t->u.ten.elem);
         if (e->prim == EL_VAR)
             gen_level(g, &e->level);
-        gen_shape(g, t->shape);
+        gen_shape(g, t->u.ten.shape);
         break;
     }
     case TY_TUPLE:
     case TY_FUNC:
-        for (uint32_t i = 0; i < t->n; i++)
-            gen_type(g, t->items[i], depth + 1);
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            gen_type(g, t->u.fun.items[i], depth + 1);
         if (t->kind == TY_FUNC)
-            gen_type(g, t->ret, depth + 1);
+            gen_type(g, t->u.fun.ret, depth + 1);
         break;
     }
 }
@@ -318,7 +318,7 @@ static Type *inst_type(Inst *in, Type *t, int depth)
         type_too_deep(c);
     switch (t->kind) {
     case TY_VAR:
-        if (t->level != GENERIC)
+        if (t->u.var.level != GENERIC)
             return t;
         if (t->stamp == in->stamp)
             return t->mark;
@@ -326,7 +326,7 @@ static Type *inst_type(Inst *in, Type *t, int depth)
         t->mark = type_var(c, NULL);
         return t->mark;
     case TY_TENSOR: {
-        Elem *e = elem_find(t->elem);
+        Elem *e = elem_find(t->u.ten.elem);
         Elem *ne;
         if (e->prim != EL_VAR) {
             ne = elem_prim(c, e->prim, in->o);
@@ -342,18 +342,18 @@ static Type *inst_type(Inst *in, Type *t, int depth)
         } else {
             ne = e;
         }
-        Type *r = type_tensor(c, ne, inst_shape(in, t->shape), in->o);
+        Type *r = type_tensor(c, ne, inst_shape(in, t->u.ten.shape), in->o);
         t->stamp = in->stamp;
         t->mark = r;
         return r;
     }
     case TY_TUPLE:
     case TY_FUNC: {
-        Type *r = t->kind == TY_TUPLE ? type_tuple(c, t->n, in->o) : type_func(c, t->n, in->o);
-        for (uint32_t i = 0; i < t->n; i++)
-            r->items[i] = inst_type(in, t->items[i], depth + 1);
+        Type *r = t->kind == TY_TUPLE ? type_tuple(c, t->u.fun.n, in->o) : type_func(c, t->u.fun.n, in->o);
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            r->u.fun.items[i] = inst_type(in, t->u.fun.items[i], depth + 1);
         if (t->kind == TY_FUNC)
-            r->ret = inst_type(in, t->ret, depth + 1);
+            r->u.fun.ret = inst_type(in, t->u.fun.ret, depth + 1);
         t->stamp = in->stamp;
         t->mark = r;
         return r;
@@ -601,7 +601,7 @@ static int match_type(Inst *in, Type *p, Type *a, int depth)
     if (depth > TYPE_MAX_DEPTH)
         return 0;
     if (p->kind == TY_VAR) {
-        if (p->level != GENERIC)
+        if (p->u.var.level != GENERIC)
             return p == a;
         if (p->stamp == in->stamp)
             return type_prune(p->mark) == a;
@@ -613,15 +613,15 @@ static int match_type(Inst *in, Type *p, Type *a, int depth)
         return 0;
     switch (p->kind) {
     case TY_TENSOR:
-        return match_elem(in, p->elem, a->elem) && match_shape(in, p->shape, a->shape);
+        return match_elem(in, p->u.ten.elem, a->u.ten.elem) && match_shape(in, p->u.ten.shape, a->u.ten.shape);
     case TY_TUPLE:
     case TY_FUNC:
-        if (p->n != a->n)
+        if (p->u.fun.n != a->u.fun.n)
             return 0;
-        for (uint32_t i = 0; i < p->n; i++)
-            if (!match_type(in, p->items[i], a->items[i], depth + 1))
+        for (uint32_t i = 0; i < p->u.fun.n; i++)
+            if (!match_type(in, p->u.fun.items[i], a->u.fun.items[i], depth + 1))
                 return 0;
-        return p->kind == TY_TUPLE || match_type(in, p->ret, a->ret, depth + 1);
+        return p->kind == TY_TUPLE || match_type(in, p->u.fun.ret, a->u.fun.ret, depth + 1);
     case TY_VAR:
         break;
     }
@@ -631,13 +631,13 @@ static int match_type(Inst *in, Type *p, Type *a, int depth)
 Type *instantiate_call(Ctx *c, const Scheme *s, const Origin *o, Type **args, int nargs)
 {
     Type *ft = type_prune(s->type);
-    if (!s->generic || ft->kind != TY_FUNC || (int)ft->n != nargs)
+    if (!s->generic || ft->kind != TY_FUNC || (int)ft->u.fun.n != nargs)
         return NULL;
     Inst in = { c, ++c->stamp, o, 0, 1 };
     for (int i = 0; i < nargs; i++)
-        if (!match_type(&in, ft->items[i], args[i], 0))
+        if (!match_type(&in, ft->u.fun.items[i], args[i], 0))
             return NULL;
-    Type *t = inst_type(&in, ft->ret, 0);
+    Type *t = inst_type(&in, ft->u.fun.ret, 0);
     inst_constraints(&in, s);
     return t;
 }

@@ -186,23 +186,31 @@ struct Shape {
 typedef enum { TY_VAR, TY_TENSOR, TY_TUPLE, TY_FUNC } TypeKind;
 
 typedef struct Type Type;
-struct Type {              /* fields ordered to pack without padding */
+struct Type {
     TypeKind kind;
-    int level;             /* TY_VAR */
-    uint32_t id;           /* TY_VAR */
     uint32_t stamp;        /* traversal marks */
-    uint32_t n;            /* TY_TUPLE (items), TY_FUNC (items are the parameters) */
-    Type *link;            /* TY_VAR */
-    const Origin *why;     /* TY_VAR */
-    const char *hint;      /* TY_VAR */
     void *mark;
-    Elem *elem;            /* TY_TENSOR */
-    Shape *shape;          /* TY_TENSOR */
-    Type **items;
-    Type *ret;             /* TY_FUNC */
-    uint32_t ustamp;       /* TY_TUPLE, TY_FUNC: unified with umark in the */
-    Type *umark;           /* unification of this stamp (types are DAGs) */
     const Origin *origin;
+    union {
+        struct {           /* TY_VAR */
+            int level;
+            uint32_t id;
+            Type *link;
+            const Origin *why;
+            const char *hint;
+        } var;
+        struct {           /* TY_TENSOR */
+            Elem *elem;
+            Shape *shape;
+        } ten;
+        struct {           /* TY_TUPLE (items), TY_FUNC (items are the parameters) */
+            uint32_t n;
+            uint32_t ustamp;   /* unified with umark in the unification of */
+            Type **items;      /* this stamp (types are DAGs) */
+            Type *ret;         /* TY_FUNC */
+            Type *umark;
+        } fun;
+    } u;
 };
 
 /* ---- constraints that could not be solved on the spot ------------- */

@@ -230,9 +230,9 @@ Type *type_var(Ctx *c, const char *hint)
 {
     Type *t = ar_alloc(c->arena, sizeof *t);
     t->kind = TY_VAR;
-    t->level = c->level;
-    t->id = ++c->next_id;
-    t->hint = hint;
+    t->u.var.level = c->level;
+    t->u.var.id = ++c->next_id;
+    t->u.var.hint = hint;
     return t;
 }
 
@@ -240,8 +240,8 @@ Type *type_tensor(Ctx *c, Elem *e, Shape *s, const Origin *o)
 {
     Type *t = ar_alloc(c->arena, sizeof *t);
     t->kind = TY_TENSOR;
-    t->elem = e;
-    t->shape = s;
+    t->u.ten.elem = e;
+    t->u.ten.shape = s;
     t->origin = o;
     return t;
 }
@@ -250,8 +250,8 @@ static Type *type_compound(Ctx *c, TypeKind k, uint32_t n, const Origin *o)
 {
     Type *t = ar_alloc(c->arena, sizeof *t);
     t->kind = k;
-    t->n = n;
-    t->items = ar_alloc(c->arena, sizeof(Type *) * (n ? n : 1));
+    t->u.fun.n = n;
+    t->u.fun.items = ar_alloc(c->arena, sizeof(Type *) * (n ? n : 1));
     t->origin = o;
     return t;
 }
@@ -262,11 +262,11 @@ Type *type_func(Ctx *c, uint32_t n, const Origin *o) { return type_compound(c, T
 Type *type_prune(Type *t)
 {
     Type *r = t;
-    while (r->kind == TY_VAR && r->link)
-        r = r->link;
-    while (t->kind == TY_VAR && t->link && t->link != r) {
-        Type *next = t->link;
-        t->link = r;
+    while (r->kind == TY_VAR && r->u.var.link)
+        r = r->u.var.link;
+    while (t->kind == TY_VAR && t->u.var.link && t->u.var.link != r) {
+        Type *next = t->u.var.link;
+        t->u.var.link = r;
         t = next;
     }
     return r;

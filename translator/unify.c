@@ -161,8 +161,8 @@ static const char *kind_text(Ctx *c, Type *t)
 {
     switch (t->kind) {
     case TY_TENSOR: return "a tensor";
-    case TY_TUPLE: return ar_printf(c->arena, "a tuple of %u", t->n);
-    case TY_FUNC: return ar_printf(c->arena, "a function of %u argument%s", t->n, t->n == 1 ? "" : "s");
+    case TY_TUPLE: return ar_printf(c->arena, "a tuple of %u", t->u.fun.n);
+    case TY_FUNC: return ar_printf(c->arena, "a function of %u argument%s", t->u.fun.n, t->u.fun.n == 1 ? "" : "s");
     default: return "a value";
     }
 }
@@ -238,22 +238,22 @@ static int lower_type(Ctx *c, Type *t, int level, Type *occ, uint32_t stamp, int
     case TY_VAR:
         if (t == occ)
             return 1;
-        if (t->level > level && t->level != GENERIC)
-            t->level = level;
+        if (t->u.var.level > level && t->u.var.level != GENERIC)
+            t->u.var.level = level;
         return 0;
     case TY_TENSOR: {
-        Elem *e = elem_find(t->elem);
+        Elem *e = elem_find(t->u.ten.elem);
         if (e->prim == EL_VAR && e->level > level && e->level != GENERIC)
             e->level = level;
-        shape_lower_levels(c, t->shape, level);
+        shape_lower_levels(c, t->u.ten.shape, level);
         return 0;
     }
     case TY_TUPLE:
     case TY_FUNC:
-        for (uint32_t i = 0; i < t->n; i++)
-            if (lower_type(c, t->items[i], level, occ, stamp, depth + 1))
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            if (lower_type(c, t->u.fun.items[i], level, occ, stamp, depth + 1))
                 return 1;
-        return t->kind == TY_FUNC ? lower_type(c, t->ret, level, occ, stamp, depth + 1) : 0;
+        return t->kind == TY_FUNC ? lower_type(c, t->u.fun.ret, level, occ, stamp, depth + 1) : 0;
     }
     return 0;
 }
@@ -317,17 +317,17 @@ void bind_svar(Ctx *c, SVar *v, Shape *val, const Origin *why)
 static void bind_tvar(Ctx *c, Type *v, Type *val, const Site *site)
 {
     if (val->kind == TY_VAR) {
-        if (val->level > v->level)
-            val->level = v->level;
-    } else if (lower_type(c, val, v->level, v, ++c->stamp, 0)) {
+        if (val->u.var.level > v->u.var.level)
+            val->u.var.level = v->u.var.level;
+    } else if (lower_type(c, val, v->u.var.level, v, ++c->stamp, 0)) {
         Namer nm;
         namer_init(&nm, c, 1);
         diag_error(c->diag, loc_of(site), "%s: infinite type: %s would contain itself (%s)",
                    what_of(c, site), pr_type_str(&nm, v), pr_type_str(&nm, val));
         abandon(c);
     }
-    v->link = val;
-    v->why = site->why;
+    v->u.var.link = val;
+    v->u.var.why = site->why;
 }
 
 /* ---- element types ----------------------------------------------------- */
@@ -546,24 +546,24 @@ static void u_type_at(Ctx *c, Type *e, Type *a, const Site *site, uint32_t stamp
         err_types(c, site, e, a);
     switch (e->kind) {
     case TY_TENSOR: {
-        u_elem(c, e->elem, a->elem, site);
+        u_elem(c, e->u.ten.elem, a->u.ten.elem, site);
         Site s = *site;
         s.exp_shape = s.act_shape = NULL;
-        u_shape(c, e->shape, a->shape, &s);
+        u_shape(c, e->u.ten.shape, a->u.ten.shape, &s);
         break;
     }
     case TY_TUPLE:
     case TY_FUNC:
-        if (e->n != a->n)
+        if (e->u.fun.n != a->u.fun.n)
             err_types(c, site, e, a);
-        if (e->ustamp == stamp && e->umark == a)
+        if (e->u.fun.ustamp == stamp && e->u.fun.umark == a)
             return;
-        for (uint32_t i = 0; i < e->n; i++)
-            u_type_at(c, e->items[i], a->items[i], site, stamp, depth + 1);
+        for (uint32_t i = 0; i < e->u.fun.n; i++)
+            u_type_at(c, e->u.fun.items[i], a->u.fun.items[i], site, stamp, depth + 1);
         if (e->kind == TY_FUNC)
-            u_type_at(c, e->ret, a->ret, site, stamp, depth + 1);
-        e->ustamp = stamp;
-        e->umark = a;
+            u_type_at(c, e->u.fun.ret, a->u.fun.ret, site, stamp, depth + 1);
+        e->u.fun.ustamp = stamp;
+        e->u.fun.umark = a;
         break;
     case TY_VAR:
         break;
