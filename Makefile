@@ -4,6 +4,9 @@
 #   make test            build with -Werror (and again with ASan/UBSan), run
 #                        every test under both, print "N passed, N failed"
 #   make demo            translate a sample, compile and run a C program using it
+#   make fuzz            build the libFuzzer target with clang and fuzz for
+#                        FUZZ_SECONDS (default 60); findings in build/fuzz/
+#                        (tests/fuzz/README.md)
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # The scanner and parser are generated into build/gen (never committed).
@@ -32,9 +35,11 @@ OBJS     := $(patsubst translator/%.c,$(BUILD)/obj/%.o,$(SRCS)) \
             $(patsubst $(GEN)/%.c,$(BUILD)/obj/%.o,$(GENSRCS))
 ASANOBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/asan/%,$(OBJS))
 
-.PHONY: all asan test demo samples install clean
-# Generated headers and flag stamps are kept, not removed as intermediates.
-.SECONDARY:
+.PHONY: all asan test demo samples install clean fuzz fuzz-build fuzz-force
+# Generated files and flag stamps are kept, not removed as intermediates
+# (named: a bare .SECONDARY: would make FORCE secondary too, and the flag
+# stamps would then never be remade when the flags change).
+.SECONDARY: $(GENSRCS) $(GEN)/axon.tab.h $(GEN)/axon.lex.h $(BUILD)/flags.obj $(BUILD)/flags.asan
 all: $(BUILD)/axonc
 
 $(BUILD)/axonc: $(OBJS)
@@ -82,13 +87,70 @@ $(GEN)/embedded.c: $(BUILD)/embed $(EMBEDDED)
 	@mkdir -p $(GEN)
 	$(BUILD)/embed $@ $(EMBEDS)
 
+# The fuzz target is built too where clang has libFuzzer; without it the
+# tests under tests/fuzz/ report themselves unsupported.
 test:
 	$(MAKE) WERROR=1 all asan
+	@if $(FUZZ_PROBE); then $(MAKE) WERROR=1 fuzz-build; else \
+	    rm -f $(FUZZBIN); echo "make: $(FUZZCC) cannot link -fsanitize=fuzzer: tests/fuzz/ is skipped"; fi
 	tests/run-all.sh
+
+# The libFuzzer target (tests/fuzz/): the translator built again with clang,
+# libFuzzer, ASan and UBSan, without main.c, and tests/fuzz/fuzz_axonc.c.
+# The seed corpus is made from every .axon file of the tests (but those of
+# tests/fuzz/, which crash or hang on purpose) and of the samples.
+FUZZCC      ?= clang
+FUZZCFLAGS  ?= -O1 -g
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS   ?=
+FUZZSAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZDIR     := $(BUILD)/fuzz
+FUZZBIN     := $(FUZZDIR)/fuzz_axonc
+FUZZOBJS    := $(patsubst $(BUILD)/obj/%,$(FUZZDIR)/obj/%,$(filter-out $(BUILD)/obj/main.o,$(OBJS))) \
+               $(FUZZDIR)/obj/fuzz_axonc.o
+FUZZSEEDS   := $(filter-out tests/fuzz/%,$(wildcard tests/*/*.axon tests/*/*/*.axon tests/*/*/*/*.axon)) \
+               $(wildcard samples/*/*.axon)
+# The limits (hang, memory, input length) are those of tests/fuzz/options,
+# which the tests use too.
+FUZZOPTS     = $(shell grep -v '^\#' tests/fuzz/options) -dict=tests/fuzz/axon.dict -print_final_stats=1
+FUZZ_PROBE  := mkdir -p $(FUZZDIR) && echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return n && d[0]; }' \
+               | $(FUZZCC) -fsanitize=fuzzer $(FUZZSAN) -x c - -o $(FUZZDIR)/probe 2>/dev/null
+
+# The seeds are copied afresh every time (a flat directory, named after
+# their paths): a few dozen small files.
+fuzz-build: $(FUZZBIN)
+	@rm -rf $(FUZZDIR)/seeds && mkdir -p $(FUZZDIR)/seeds
+	@for f in $(FUZZSEEDS); do cp "$$f" "$(FUZZDIR)/seeds/$$(echo "$$f" | tr / _)"; done
+$(FUZZBIN): $(FUZZOBJS)
+	$(FUZZCC) $(FUZZCFLAGS) -fsanitize=fuzzer $(FUZZSAN) $(LDFLAGS) -o $@ $(FUZZOBJS)
+# Recompile when the flags change.  (A phony prerequisite: with .SECONDARY
+# and no prerequisites above, every target is intermediate, FORCE too, and
+# a missing intermediate is not remade, so FORCE would not force.)
+$(FUZZDIR)/flags: fuzz-force
+	@mkdir -p $(FUZZDIR)
+	@echo '$(FUZZCC) $(FUZZCFLAGS) $(WARN) $(FUZZSAN)' > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+$(FUZZDIR)/obj/%.o: translator/%.c $(FUZZDIR)/flags | $(GENHDRS)
+	@mkdir -p $(@D)
+	$(FUZZCC) $(CPPFLAGS) $(FUZZCFLAGS) $(WARN) -fsanitize=fuzzer-no-link $(FUZZSAN) -MMD -MP -c $< -o $@
+$(FUZZDIR)/obj/%.o: $(GEN)/%.c $(FUZZDIR)/flags | $(GENHDRS)
+	@mkdir -p $(@D)
+	$(FUZZCC) $(CPPFLAGS) $(FUZZCFLAGS) $(WARN) -fsanitize=fuzzer-no-link $(FUZZSAN) -MMD -MP -c $< -o $@
+$(FUZZDIR)/obj/%.o: tests/fuzz/%.c $(FUZZDIR)/flags | $(GENHDRS)
+	@mkdir -p $(@D)
+	$(FUZZCC) $(CPPFLAGS) $(FUZZCFLAGS) $(WARN) -fsanitize=fuzzer-no-link $(FUZZSAN) -MMD -MP -c $< -o $@
+
+# New inputs go to build/fuzz/corpus (kept between runs), crashes, hangs
+# and leaks to build/fuzz/findings/.
+fuzz: fuzz-build
+	@mkdir -p $(FUZZDIR)/corpus $(FUZZDIR)/findings
+	$(FUZZBIN) $(FUZZOPTS) -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(FUZZDIR)/findings/ \
+	    $(FUZZ_ARGS) $(FUZZDIR)/corpus $(FUZZDIR)/seeds
 
 # Samples: each samples/NAME/ has NAME.axon and main.c.  The header is made
 # by the pattern rule (with a depfile, so editing NAME.axon remakes it).
 SAMPLES  := $(notdir $(patsubst %/,%,$(dir $(wildcard samples/*/main.c))))
+.SECONDARY: $(SAMPLES:%=$(BUILD)/samples/%.h)
 SAMPLECC := $(CC) -std=c99 -Wall -Wextra -Werror -O2 -g
 vpath %.axon $(addprefix samples/,$(SAMPLES))
 $(BUILD)/samples/%.h: %.axon $(BUILD)/axonc
@@ -113,4 +175,4 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(ASANOBJS:.o=.d)
+-include $(OBJS:.o=.d) $(ASANOBJS:.o=.d) $(FUZZOBJS:.o=.d)

@@ -13,7 +13,7 @@ extern const unsigned long axon_prelude_len;
 
 enum { SIGNATURE_LIMIT = 16 * 1024 * 1024 };
 
-static int compile(Compilation *cp, const char *path, FILE *diag_out, int explain)
+static void compile_init(Compilation *cp, FILE *diag_out, int explain)
 {
     memset(cp, 0, sizeof *cp);
     cp->ctx.explain = explain;
@@ -21,12 +21,11 @@ static int compile(Compilation *cp, const char *path, FILE *diag_out, int explai
     diag_init(&cp->diag, diag_out);
     cp->ctx.arena = &cp->arena;
     cp->ctx.diag = &cp->diag;
+}
 
-    Source *src = src_load(&cp->arena, path);
-    if (!src) {
-        fprintf(diag_out, "axonc: error: cannot read '%s': %s\n", path, strerror(errno));
-        return 1;
-    }
+/* Parses the prelude and src, and infers the program. */
+static int compile_source(Compilation *cp, Source *src, FILE *diag_out)
+{
     cp->src = src;
     Source *pre = src_from_text(&cp->arena, "<prelude>", axon_prelude, axon_prelude_len, 1);
     cp->prelude = parse_source(&cp->arena, &cp->diag, pre, 1);
@@ -41,6 +40,17 @@ static int compile(Compilation *cp, const char *path, FILE *diag_out, int explai
     return cp->diag.errors ? 1 : 0;
 }
 
+static int compile(Compilation *cp, const char *path, FILE *diag_out, int explain)
+{
+    compile_init(cp, diag_out, explain);
+    Source *src = src_load(&cp->arena, path);
+    if (!src) {
+        fprintf(diag_out, "axonc: error: cannot read '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    return compile_source(cp, src, diag_out);
+}
+
 int compile_file(Compilation *cp, const char *path, FILE *diag_out)
 {
     return compile(cp, path, diag_out, 0);
@@ -49,6 +59,17 @@ int compile_file(Compilation *cp, const char *path, FILE *diag_out)
 int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out)
 {
     return compile(cp, path, diag_out, 1);
+}
+
+int compile_text(Compilation *cp, const char *name, const char *text, size_t len, FILE *diag_out,
+                 int explain)
+{
+    compile_init(cp, diag_out, explain);
+    if (len > SRC_MAX_BYTES) {          /* the bound src_load puts on a file */
+        fprintf(diag_out, "%s: error: the input is larger than %d MiB\n", name, SRC_MAX_MIB);
+        return 1;
+    }
+    return compile_source(cp, src_from_text(&cp->arena, name, text, len, 0), diag_out);
 }
 
 void compile_free(Compilation *cp)
@@ -63,7 +84,11 @@ const char *compile_signatures(Compilation *cp)
     out.limit = SIGNATURE_LIMIT;
     for (int i = 0; i < cp->checked.bindings.n; i++) {
         Binding *b = cp->checked.bindings.items[i];
-        buf_printf(&out, "%s : %s\n", b->item->name, pr_scheme_str(&cp->ctx, b->scheme, 0));
+        Namer nm;
+        namer_init(&nm, &cp->ctx, 0);
+        buf_printf(&out, "%s : ", b->item->name);
+        pr_scheme(&nm, &out, b->scheme);     /* (it stops at out's limit) */
+        buf_putc(&out, '\n');
         if (out.full) {
             diag_error(&cp->diag, b->item->name_loc,
                        "the signature of '%s' is too large to print (over %d bytes)", b->item->name,

@@ -23,6 +23,14 @@ typedef struct Compilation {
 int compile_file(Compilation *cp, const char *path, FILE *diag_out);
 /* ... keeping what the emitter needs to explain its checks. */
 int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out);
+/* The same from a buffer in memory (text[0 .. len), which may contain NUL
+ * bytes and need not be NUL-terminated; over SRC_MAX_BYTES is refused, as
+ * a file is), named `name` in diagnostics and for the default prefix;
+ * explain as compile_file (0) or compile_file_for_emit (1).  Used by the
+ * fuzz target (tests/fuzz/). */
+int compile_text(Compilation *cp, const char *name, const char *text, size_t len, FILE *diag_out,
+                 int explain);
+/* Releases everything the compilation allocated (also after a failure). */
 void compile_free(Compilation *cp);
 /* "name : signature" lines for `axonc check`.  NULL if one is too large. */
 const char *compile_signatures(Compilation *cp);
