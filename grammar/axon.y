@@ -150,10 +150,10 @@ expr
 postfix
     : primary
     | postfix '(' ')'
-        { $$ = ast_expr(A, EX_CALL, @$); $$->u.call.fn = $1; AST_DEEPER($$, $1); parse_check_depth(P, $$->depth, @$); }
+        { $$ = ast_call(A, $1, @$); parse_check_depth(P, $$->depth, @$); }
     | postfix '(' args ')'
         {
-            $$ = ast_expr(A, EX_CALL, @$); $$->u.call.fn = $1; $$->u.call.args = $3; AST_DEEPER($$, $1);
+            $$ = ast_call(A, $1, @$); $$->u.call.args = $3;
             for (int i = 0; i < $3.n; i++) AST_DEEPER($$, (Expr *)$3.items[i]);
             parse_check_depth(P, $$->depth, @$);
         }
@@ -214,9 +214,9 @@ params
     ;
 param
     : IDENT
-        { $$ = ar_alloc(A, sizeof *$$); $$->name = $1; $$->loc = @1; }
+        { $$ = ar_alloc(A, sizeof *$$); $$->name = $1; $$->loc = @1; P->prog->nbinders++; }
     | IDENT ':' type
-        { $$ = ar_alloc(A, sizeof *$$); $$->name = $1; $$->loc = @1; $$->ann = $3; }
+        { $$ = ar_alloc(A, sizeof *$$); $$->name = $1; $$->loc = @1; $$->ann = $3; P->prog->nbinders++; }
     ;
 
 /* stmt := pattern = exprlist ; | name : type = exprlist ; */
@@ -381,6 +381,7 @@ static Stmt *make_stmt(struct Parser *P, Expr *lhs, TExpr *ann, Expr *rhs, Loc l
     Stmt *s = ar_alloc(A, sizeof *s);
     s->loc = loc;
     s->pat = pat;
+    P->prog->nbinders += lhs->kind == EX_TUPLE ? (uint32_t)lhs->u.call.args.n : 1;
     s->ann = ann;
     s->value = rhs;
     return s;

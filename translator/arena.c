@@ -174,7 +174,7 @@ char *ar_printf(Arena *a, const char *fmt, ...)
 void pv_push(Arena *a, PtrVec *v, void *item)
 {
     if (v->n == v->cap) {
-        int ncap = v->cap ? v->cap * 2 : 4;
+        int ncap = v->cap ? v->cap * 2 : 2;     /* most lists are short */
         v->items = ar_grow(a, v->items, sizeof(void *) * (size_t)v->cap,
                            sizeof(void *) * (size_t)ncap);
         v->cap = ncap;

@@ -64,14 +64,40 @@ Expr *ast_expr(Arena *a, ExprKind k, Loc loc)
 
 void ast_set_op(Expr *e, Loc op)
 {
-    e->op_start = op.start;
-    e->op_end = op.end;
+    e->u.op.start = op.start;
+    e->u.op.end = op.end;
 }
 
 Loc expr_op_loc(const Expr *e)
 {
-    Loc l = { e->loc.src, e->op_start, e->op_end };
+    Loc l = { e->loc.src, e->u.op.start, e->u.op.end };
     return l;
+}
+
+Loc expr_callee_loc(const Expr *e)
+{
+    if (e->u.call.fn)
+        return e->u.call.fn->loc;
+    Loc l = { e->loc.src, e->loc.start, e->loc.start + (uint32_t)strlen(e->name) };
+    return l;
+}
+
+/* A name's node is reused for its call (half the nodes of a program are
+ * calls of names). */
+Expr *ast_call(Arena *a, Expr *fn, Loc loc)
+{
+    Expr *e;
+    if (fn->kind == EX_NAME) {
+        e = fn;
+        e->kind = EX_CALL;
+        e->loc = loc;
+        e->depth++;
+    } else {
+        e = ast_expr(a, EX_CALL, loc);
+        e->u.call.fn = fn;
+        AST_DEEPER(e, fn);
+    }
+    return e;
 }
 
 Expr *ast_binary(Arena *a, const char *op, Expr *l, Expr *r, Loc oploc)

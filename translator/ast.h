@@ -136,13 +136,15 @@ struct Expr {
     struct Type *type;     /* set by inference */
     const char *name;      /* EX_NAME; EX_OP, EX_BINARY, EX_NEG: the operator's
                             * rule; EX_FLOAT: "inf" or NULL */
-    uint32_t op_start, op_end;  /* EX_BINARY, EX_NEG: the operator itself */
+    /* EX_CALL of a name: name is the callee (u.call.fn is NULL, and the
+     * callee's span starts the call's: expr_callee_loc). */
     union {
         int64_t ival;          /* EX_INT */
         double fval;           /* EX_FLOAT */
         FnExpr *lam;           /* EX_FN */
         struct {
             Expr *l, *r;       /* EX_BINARY; EX_NEG uses l */
+            uint32_t start, end;   /* the operator itself */
         } op;
         struct {
             Expr *fn;          /* EX_CALL */
@@ -153,6 +155,8 @@ struct Expr {
 
 /* The operator of an EX_BINARY or EX_NEG (its own span, for messages). */
 Loc expr_op_loc(const Expr *e);
+/* The callee of an EX_CALL (a name's span, or the callee expression's). */
+Loc expr_callee_loc(const Expr *e);
 
 /* ---- programs ------------------------------------------------------- */
 
@@ -169,6 +173,8 @@ typedef struct Item {
 typedef struct Program {
     const Source *src;
     PtrVec items;          /* Item* */
+    uint32_t nbinders;     /* parameters and names bound by patterns, in all
+                            * (room for the local names at once) */
 } Program;
 
 /* Constructors (ast.c).  Each one computes the node's depth. */
@@ -179,6 +185,8 @@ SExpr *ast_shape(Arena *a, SAtom *first);
 TExpr *ast_type(Arena *a, TExprKind k, Loc loc);
 Expr *ast_expr(Arena *a, ExprKind k, Loc loc);
 Expr *ast_binary(Arena *a, const char *op, Expr *l, Expr *r, Loc oploc);
+/* A call of fn spanning loc; a name as fn becomes the call node itself. */
+Expr *ast_call(Arena *a, Expr *fn, Loc loc);
 /* The operator's span of e (EX_BINARY, EX_NEG) is op. */
 void ast_set_op(Expr *e, Loc op);
 Pattern *ast_pattern_from_expr(Arena *a, Expr *e, Loc *bad);

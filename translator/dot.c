@@ -91,7 +91,7 @@ static const char *flow(Dot *d, Expr *e)
         PtrVec from = { 0 };
         for (int i = 0; i < e->u.call.args.n; i++)
             pv_push(a, &from, (void *)flow(d, e->u.call.args.items[i]));
-        const char *label = e->u.call.fn->kind == EX_NAME || e->u.call.fn->kind == EX_OP ? e->u.call.fn->name : "call";
+        const char *label = e->u.call.fn ? "call" : e->name;
         const char *n = node(d, label, "box");
         for (int i = 0; i < e->u.call.args.n; i++)
             edge(d, from.items[i], n, ((Expr *)e->u.call.args.items[i])->type);

@@ -247,8 +247,9 @@ static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int 
 
 static Type *infer_call(Inf *in, Expr *e)
 {
-    if (e->u.call.fn->kind == EX_NAME || e->u.call.fn->kind == EX_OP)
-        return call_named(in, e->u.call.fn->name, e->u.call.fn->loc, (Expr **)e->u.call.args.items, e->u.call.args.n, e->loc, 0, e->u.call.fn);
+    if (!e->u.call.fn)
+        return call_named(in, e->name, expr_callee_loc(e), (Expr **)e->u.call.args.items, e->u.call.args.n, e->loc, 0,
+                          NULL);
     Type *ft = infer(in, e->u.call.fn);
     int n = e->u.call.args.n;
     Type **targs = ar_alloc(in->c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
@@ -316,8 +317,10 @@ static void check_params(Inf *in, FnExpr *f)
     Ctx *c = in->c;
     int n = f->params.n;
     Symtab seen;
-    if (n > 16)
+    if (n > 16) {
         st_init(&seen, c->arena);
+        st_reserve(&seen, (size_t)n);
+    }
     for (int i = 0; i < n; i++) {
         Param *p = f->params.items[i], *q = NULL;
         if (strcmp(p->name, "_") == 0)
@@ -369,8 +372,10 @@ static Type *infer_fn(Inf *in, Expr *e)
             s->pat->type = t;
             bind_local(in, s->pat->name, sc);
         } else {
-            PtrVec seen = { 0 };
-            check_pattern_names(in, s->pat, &seen);
+            if (s->pat->kind == PAT_TUPLE) {       /* (a name is bound once) */
+                PtrVec seen = { 0 };
+                check_pattern_names(in, s->pat, &seen);
+            }
             bind_pattern(in, s->pat, t);
         }
     }
@@ -486,7 +491,7 @@ static void check_expr_arith(Ctx *c, Expr *e)
         return;
     switch (e->kind) {
     case EX_CALL:
-        if (e->u.call.fn->kind != EX_NAME && e->u.call.fn->kind != EX_OP)
+        if (e->u.call.fn)
             check_expr_arith(c, e->u.call.fn);
         for (int i = 0; i < e->u.call.args.n; i++)
             check_expr_arith(c, e->u.call.args.items[i]);
@@ -514,7 +519,7 @@ static void check_expr_arith(Ctx *c, Expr *e)
         settle_dims(c, e->type);
         if (c->overflow)
             arith_error(c, e->kind == EX_CALL ? e->loc : expr_op_loc(e),
-                        e->kind == EX_CALL ? callee_name(e->u.call.fn) : e->name);
+                        e->kind == EX_CALL && e->u.call.fn ? callee_name(e->u.call.fn) : e->name);
     }
 }
 
@@ -607,6 +612,7 @@ int infer_program(Ctx *c, Program *prelude, Program *prog, Checked *out)
     in.c = c;
     st_init(&in.globals, c->arena);
     st_init(&in.locals, c->arena);
+    st_reserve(&in.locals, prog->nbinders);
     out->prog = prog;
     out->bindings = (PtrVec){ 0 };
     Symtab mine;

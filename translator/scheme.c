@@ -274,6 +274,8 @@ static Dim *inst_dim(Inst *in, Dim *d)
 static Shape *inst_shape(Inst *in, Shape *s)
 {
     s = shape_norm(in->c, s);
+    if (in->match && s->n == 1 && s->s[0].var && s->s[0].var->level == GENERIC)
+        return inst_svar_shape(in, s->s[0].var);   /* (what it stands for, as is) */
     if (in->match) {
         /* A shape variable stands for segments of its own: splice them. */
         uint32_t n = 0;
@@ -518,22 +520,29 @@ static int match_shape(Inst *in, Shape *P, Shape *A)
     Ctx *c = in->c;
     P = shape_norm(c, P);
     A = shape_norm(c, A);
-    /* P with the shape variables already matched spelled out. */
+    /* P with the shape variables already matched spelled out (a copy only
+     * where there is one). */
     uint32_t n = 0;
+    int matched = 0;
     for (uint32_t i = 0; i < P->n; i++) {
         SVar *v = P->s[i].var;
-        n += v && v->level == GENERIC && v->stamp == in->stamp ? shape_norm(c, v->mark)->n : 1;
+        int m = v && v->level == GENERIC && v->stamp == in->stamp;
+        matched |= m;
+        n += m ? shape_norm(c, v->mark)->n : 1;
     }
-    Seg *p = ar_alloc(c->arena, sizeof(Seg) * (n ? n : 1));
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < P->n; i++) {
-        SVar *v = P->s[i].var;
-        if (v && v->level == GENERIC && v->stamp == in->stamp) {
-            Shape *m = shape_norm(c, v->mark);
-            for (uint32_t j = 0; j < m->n; j++)
-                p[k++] = m->s[j];
-        } else {
-            p[k++] = P->s[i];
+    Seg *p = P->s;
+    if (matched) {
+        p = ar_alloc(c->arena, sizeof(Seg) * (n ? n : 1));
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < P->n; i++) {
+            SVar *v = P->s[i].var;
+            if (v && v->level == GENERIC && v->stamp == in->stamp) {
+                Shape *m = shape_norm(c, v->mark);
+                for (uint32_t j = 0; j < m->n; j++)
+                    p[k++] = m->s[j];
+            } else {
+                p[k++] = P->s[i];
+            }
         }
     }
     uint32_t pi = 0, pj = n, ai = 0, aj = A->n;
@@ -568,9 +577,11 @@ static int match_shape(Inst *in, Shape *P, Shape *A)
     SVar *v = pj - pi == 1 ? p[pi].var : NULL;
     if (!v || v->level != GENERIC || v->stamp == in->stamp || (v->def && !v->def->done))
         return 0;
-    Shape *rest = shape_new(c, aj - ai, A->origin);
-    for (uint32_t i = ai; i < aj; i++)
-        rest->s[i - ai] = A->s[i];
+    /* What is left of A, sharing its segments (a shape's segments are not
+     * changed in place: shape_norm makes new ones). */
+    Shape *rest = shape_new(c, 0, A->origin);
+    rest->n = aj - ai;
+    rest->s = aj > ai ? A->s + ai : NULL;
     v->stamp = in->stamp;
     v->mark = rest;
     return 1;

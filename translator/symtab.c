@@ -1,7 +1,8 @@
 /* symtab.c - open addressing with linear probing.  Each slot holds the
  * key's FNV-1a hash, the key and the value side by side, so a probe reads
  * one cache line and compares strings only when the hashes agree; the table
- * doubles at half load (old tables stay in the arena until it is freed). */
+ * doubles at half load (old tables stay in the arena until it is freed, so
+ * a caller that knows how many keys are coming reserves room at once). */
 #include "symtab.h"
 
 #include <string.h>
@@ -41,11 +42,11 @@ void *st_get(const Symtab *t, const char *key)
     return e->key ? e->val : NULL;
 }
 
-void *st_put(Symtab *t, const char *key, void *val)
+/* A table of cap slots (a power of 2) with the entries rehashed by their
+ * stored hashes: the keys themselves are not read. */
+static void rehash(Symtab *t, size_t cap)
 {
-    if (2 * (t->n + 1) > t->cap) {
-        /* Rehash with the stored hashes: the keys themselves are not read. */
-        size_t cap = t->cap * 2;
+    {
         SymEntry *e = ar_alloc(t->a, sizeof(SymEntry) * cap);
         for (size_t i = 0; i < t->cap; i++) {
             if (!t->e[i].key)
@@ -58,6 +59,21 @@ void *st_put(Symtab *t, const char *key, void *val)
         t->e = e;
         t->cap = cap;
     }
+}
+
+void st_reserve(Symtab *t, size_t n)
+{
+    size_t cap = t->cap;
+    while (cap < 2 * (t->n + n))
+        cap *= 2;
+    if (cap != t->cap)
+        rehash(t, cap);
+}
+
+void *st_put(Symtab *t, const char *key, void *val)
+{
+    if (2 * (t->n + 1) > t->cap)
+        rehash(t, t->cap * 2);
     uint64_t h = hash(key);
     SymEntry *e = slot(t, key, h);
     void *old = e->key ? e->val : NULL;

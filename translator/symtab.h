@@ -20,6 +20,8 @@ typedef struct Symtab {
 } Symtab;
 
 void st_init(Symtab *t, Arena *a);
+/* Makes room for n keys at once (no table is made and dropped growing). */
+void st_reserve(Symtab *t, size_t n);
 void *st_get(const Symtab *t, const char *key);
 /* Maps key to val and returns what key mapped to before (NULL if nothing). */
 void *st_put(Symtab *t, const char *key, void *val);
