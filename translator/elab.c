@@ -15,6 +15,7 @@
 
 #include "dim.h"
 #include "solve.h"
+#include "symtab.h"
 #include "types.h"
 
 typedef enum { NK_TYPE, NK_ELEM, NK_SHAPE, NK_DIM } NameKind;
@@ -40,14 +41,42 @@ static const Origin *at(Elab *e, Loc loc)
     return origin_of(e->c, loc, e->kind, e->what, NULL, 0);
 }
 
+enum { SCOPE_SCAN = 16 };   /* up to this many names a scan; then a table */
+
+static ScopeName *find_name(Scope *sc, const char *name)
+{
+    if (sc->index)
+        return st_get(sc->index, name);
+    for (int i = 0; i < sc->names.n; i++) {
+        ScopeName *n = sc->names.items[i];
+        if (strcmp(n->name, name) == 0)
+            return n;
+    }
+    return NULL;
+}
+
+static void add_name(Elab *e, ScopeName *n)
+{
+    Scope *sc = e->sc;
+    pv_push(e->c->arena, &sc->names, n);
+    if (!sc->index && sc->names.n > SCOPE_SCAN) {
+        sc->index = ar_alloc(e->c->arena, sizeof *sc->index);
+        st_init(sc->index, e->c->arena);
+        for (int i = 0; i < sc->names.n; i++) {
+            ScopeName *m = sc->names.items[i];
+            st_put(sc->index, m->name, m);
+        }
+    } else if (sc->index) {
+        st_put(sc->index, n->name, n);
+    }
+}
+
 /* The variable a name stands for in this scope, made on first use. */
 static void *lookup(Elab *e, const char *name, NameKind kind, Loc loc)
 {
     Scope *sc = e->sc;
-    for (int i = 0; i < sc->names.n; i++) {
-        ScopeName *n = sc->names.items[i];
-        if (strcmp(n->name, name) != 0)
-            continue;
+    ScopeName *n = find_name(sc, name);
+    if (n) {
         if (n->kind != kind) {
             int line, col;
             src_line_col(n->loc.src, n->loc.start, &line, &col);
@@ -70,12 +99,12 @@ static void *lookup(Elab *e, const char *name, NameKind kind, Loc loc)
     case NK_DIM: var = dvar_new(e->c, name); break;
     }
     e->c->level = saved;
-    ScopeName *n = ar_alloc(e->c->arena, sizeof *n);
+    n = ar_alloc(e->c->arena, sizeof *n);
     n->name = name;
     n->kind = kind;
     n->var = var;
     n->loc = loc;
-    pv_push(e->c->arena, &sc->names, n);
+    add_name(e, n);
     return var;
 }
 

@@ -11,9 +11,11 @@
 #include "ast.h"
 #include "terms.h"
 
+struct Symtab;
 typedef struct Scope {
     PtrVec names;          /* ScopeName* */
     int level;             /* variables are made at the item's level */
+    struct Symtab *index;  /* name -> ScopeName*, once there are many */
 } Scope;
 
 /* kind, what: how notes describe the annotation (origin_text), e.g.

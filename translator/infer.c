@@ -266,19 +266,40 @@ static Type *infer_operator(Inf *in, Expr *e)
 
 /* ---- functions and statements -------------------------------------------- */
 
-/* A name bound twice by one pattern (`a, a = p;`) is an error. */
-static void check_pattern_names(Inf *in, Pattern *p, PtrVec *seen)
+/* A name bound twice by one pattern (`a, a = p;`) is an error.  The names
+ * met so far are compared one by one while they are few, then kept in a
+ * table (a pattern may be a tuple of thousands). */
+typedef struct Seen {
+    PtrVec list;
+    Symtab *tab;
+} Seen;
+
+static Pattern *seen_put(Inf *in, Seen *s, Pattern *p)
+{
+    if (s->tab)
+        return st_put(s->tab, p->name, p);
+    for (int i = 0; i < s->list.n; i++)
+        if (strcmp(((Pattern *)s->list.items[i])->name, p->name) == 0)
+            return s->list.items[i];
+    pv_push(in->c->arena, &s->list, p);
+    if (s->list.n > 16) {
+        s->tab = ar_alloc(in->c->arena, sizeof *s->tab);
+        st_init(s->tab, in->c->arena);
+        for (int i = 0; i < s->list.n; i++)
+            st_put(s->tab, ((Pattern *)s->list.items[i])->name, s->list.items[i]);
+    }
+    return NULL;
+}
+
+static void check_pattern_names(Inf *in, Pattern *p, Seen *seen)
 {
     if (p->kind == PAT_NAME) {
-        for (int i = 0; i < seen->n; i++) {
-            Pattern *q = seen->items[i];
-            if (strcmp(q->name, p->name) == 0) {
-                diag_error(in->c->diag, p->loc, "'%s' is bound twice in this pattern", p->name);
-                diag_note(in->c->diag, q->loc, "'%s' is first bound here", p->name);
-                abandon(in->c);
-            }
+        Pattern *q = seen_put(in, seen, p);
+        if (q) {
+            diag_error(in->c->diag, p->loc, "'%s' is bound twice in this pattern", p->name);
+            diag_note(in->c->diag, q->loc, "'%s' is first bound here", p->name);
+            abandon(in->c);
         }
-        pv_push(in->c->arena, seen, p);
     } else if (p->kind == PAT_TUPLE) {
         for (int i = 0; i < p->items.n; i++)
             check_pattern_names(in, p->items.items[i], seen);
@@ -373,7 +394,7 @@ static Type *infer_fn(Inf *in, Expr *e)
             bind_local(in, s->pat->name, sc);
         } else {
             if (s->pat->kind == PAT_TUPLE) {       /* (a name is bound once) */
-                PtrVec seen = { 0 };
+                Seen seen = { { 0 }, NULL };
                 check_pattern_names(in, s->pat, &seen);
             }
             bind_pattern(in, s->pat, t);
@@ -584,7 +605,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
         c->abort = saved;
         return;
     }
-    Scope sc = { { 0 }, 1 };
+    Scope sc = { { 0 }, 1, NULL };
     c->arith.n = 0;
     in->scope = &sc;
     in->current = it;
