@@ -244,8 +244,12 @@ static Dim *dim_from_monos(Ctx *c, Mono *m, uint32_t n, const Origin *o)
         c->overflow = 2;
         return dim_const(c, 0, o);
     }
-    qsort(m, n, sizeof *m, mono_qsort_cmp);
-    uint32_t k = 0;
+    uint32_t k = 1;
+    while (k < n && mono_cmp(&m[k - 1], &m[k]) <= 0)   /* often in order already */
+        k++;
+    if (k < n)
+        qsort(m, n, sizeof *m, mono_qsort_cmp);
+    k = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (k > 0 && mono_cmp(&m[k - 1], &m[i]) == 0)
             m[k - 1].coef = ck_add(c, m[k - 1].coef, m[i].coef);
@@ -661,28 +665,42 @@ static uint64_t mix(uint64_t h, uint64_t v)
 
 /* A floor division's hash is kept for the generation it was made in (a
  * nest of them is hashed once, not at every level of every lookup). */
+static uint64_t hash_mono(uint64_t h, const Mono *m, uint32_t gen)
+{
+    h = mix(h, (uint64_t)m->coef);
+    for (uint32_t j = 0; j < m->nf; j++) {
+        const Factor *f = &m->f[j];
+        uint64_t x;
+        if (f->var) {
+            x = f->var->id;
+        } else if (gen && f->div->hash_gen == gen) {
+            x = f->div->hash;
+        } else {
+            x = mix(dim_hash(f->div->num, gen), dim_hash(f->div->den, gen));
+            f->div->hash = x;
+            f->div->hash_gen = gen;
+        }
+        h = mix(mix(h, x), f->pow);
+    }
+    return h;
+}
+
 uint64_t dim_hash(const Dim *d, uint32_t gen)
 {
     uint64_t h = d->ragged ? 0x5bd1e995ULL : 0xcbf29ce484222325ULL;
-    for (uint32_t i = 0; i < d->nt; i++) {
-        const Mono *m = &d->t[i];
-        h = mix(h, (uint64_t)m->coef);
-        for (uint32_t j = 0; j < m->nf; j++) {
-            const Factor *f = &m->f[j];
-            uint64_t x;
-            if (f->var) {
-                x = f->var->id;
-            } else if (gen && f->div->hash_gen == gen) {
-                x = f->div->hash;
-            } else {
-                x = mix(dim_hash(f->div->num, gen), dim_hash(f->div->den, gen));
-                f->div->hash = x;
-                f->div->hash_gen = gen;
-            }
-            h = mix(mix(h, x), f->pow);
-        }
-    }
+    for (uint32_t i = 0; i < d->nt; i++)
+        h = hash_mono(h, &d->t[i], gen);
     return h;
+}
+
+/* The hash is a running one over the terms in canonical order: the hash
+ * after i terms is that of the sum of d's first i terms (a canonical
+ * polynomial too), which dm_get_prefix looks up. */
+void dim_hash_prefixes(const Dim *d, uint32_t gen, uint64_t *pre)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (uint32_t i = 0; i < d->nt; i++)
+        pre[i] = h = hash_mono(h, &d->t[i], gen);
 }
 
 void dm_init(DimMap *m, Arena *a, uint32_t gen)
@@ -691,6 +709,25 @@ void dm_init(DimMap *m, Arena *a, uint32_t gen)
     m->slot = NULL;
     m->cap = m->n = 0;
     m->gen = gen;
+    m->memo = NULL;
+}
+
+static uint64_t map_hash(const DimMap *m, const Dim *d)
+{
+    if (!m->memo || !m->gen || d->nt < DIM_MEMO_MIN_TERMS)
+        return dim_hash(d, m->gen);
+    uintptr_t at = (uintptr_t)d;
+    DimHashMemo *memo = m->memo;
+    size_t i = (size_t)((at >> 4) ^ (at >> 12)) % DIM_MEMO_SLOTS;
+    if (memo->e[i].d == d && memo->e[i].t == d->t && memo->e[i].nt == d->nt && memo->e[i].gen == m->gen)
+        return memo->e[i].hash;
+    uint64_t h = dim_hash(d, m->gen);
+    memo->e[i].d = d;
+    memo->e[i].t = d->t;
+    memo->e[i].nt = d->nt;
+    memo->e[i].gen = m->gen;
+    memo->e[i].hash = h;
+    return h;
 }
 
 static DimSlot *dm_find(const DimMap *m, const Dim *d, uint64_t h)
@@ -707,8 +744,27 @@ void *dm_get(const DimMap *m, const Dim *d)
 {
     if (!m->cap)
         return NULL;
-    DimSlot *s = dm_find(m, d, dim_hash(d, m->gen));
+    DimSlot *s = dm_find(m, d, map_hash(m, d));
     return s->key ? s->val : NULL;
+}
+
+void *dm_get_prefix(const DimMap *m, const Dim *d, uint32_t n, uint64_t h)
+{
+    if (!m->cap)
+        return NULL;
+    size_t mask = m->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        const DimSlot *s = &m->slot[i];
+        if (!s->key)
+            return NULL;
+        if (s->hash != h || s->key->ragged || s->key->nt != n)
+            continue;
+        uint32_t k = 0;
+        while (k < n && mono_cmp(&s->key->t[k], &d->t[k]) == 0)
+            k++;
+        if (k == n)
+            return s->val;
+    }
 }
 
 void dm_put(DimMap *m, Dim *d, void *val)
@@ -723,7 +779,7 @@ void dm_put(DimMap *m, Dim *d, void *val)
             if (old[i].key)
                 *dm_find(m, old[i].key, old[i].hash) = old[i];
     }
-    uint64_t h = dim_hash(d, m->gen);
+    uint64_t h = map_hash(m, d);
     DimSlot *s = dm_find(m, d, h);
     if (!s->key)
         m->n++;

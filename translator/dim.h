@@ -56,6 +56,22 @@ uint64_t mag64(int64_t v);                         /* |v|, exact for INT64_MIN *
  * while no variable is bound, the same nonzero value (floor divisions keep
  * their hash for it); 0 to keep nothing. */
 uint64_t dim_hash(const Dim *d, uint32_t gen);
+/* pre[i]: the hash of the sum of d's first i + 1 terms (d not ragged). */
+void dim_hash_prefixes(const Dim *d, uint32_t gen, uint64_t *pre);
+
+/* The hashes of large dimensions computed lately (direct-mapped by
+ * address), which maps looking up the same dimensions share: a dimension
+ * of k terms is then hashed once, not at every lookup.  An entry holds
+ * while the dimension keeps its terms (normalising replaces them). */
+enum { DIM_MEMO_SLOTS = 256, DIM_MEMO_MIN_TERMS = 8 };
+typedef struct DimHashMemo {
+    struct {
+        const Dim *d;
+        const Mono *t;
+        uint32_t nt, gen;
+        uint64_t hash;
+    } e[DIM_MEMO_SLOTS];
+} DimHashMemo;
 
 /* A map from normalised dimensions (compared by dim_equal) to pointers. */
 typedef struct DimSlot {
@@ -68,10 +84,14 @@ typedef struct DimMap {
     DimSlot *slot;
     size_t cap, n;
     uint32_t gen;         /* for dim_hash */
+    DimHashMemo *memo;    /* optional (dm_init leaves none) */
 } DimMap;
 void dm_init(DimMap *m, Arena *a, uint32_t gen);
 void *dm_get(const DimMap *m, const Dim *d);
 void dm_put(DimMap *m, Dim *d, void *val);
+/* The value kept for the sum of d's first n terms, whose hash
+ * (dim_hash_prefixes) is h; NULL if none. */
+void *dm_get_prefix(const DimMap *m, const Dim *d, uint32_t n, uint64_t h);
 
 /* Calls f on every unbound variable of a normalised dimension. */
 void dim_each_var(const Dim *d, void (*f)(DVar *, void *), void *arg);

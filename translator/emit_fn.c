@@ -27,7 +27,11 @@ typedef struct W {
     Buf *body;
     int indent;             /* extra levels, inside a loop or a block */
     DimMap cache;           /* Dim* -> the local that holds its value */
-    int no_cache;           /* inside a block: its locals stay in it */
+    DimHashMemo memo;       /* shared by cache, block and the plan's map */
+    DimMap block;           /* the same, for the locals of the block of
+                             * intermediates (they stay in it) */
+    int in_block;
+    int no_cache;           /* guarded: keep nothing */
     const char *guard;      /* a condition under which no check fails: the
                              * sizes it compares may be AXON_DIM_UNKNOWN */
     PtrVec decls;           /* Decl*: locals whose declaration is dropped
@@ -274,7 +278,15 @@ static void val_fail(W *w, const PVal *v, const char *cond, const char *status, 
 
 static const char *cached(W *w, Dim *d)
 {
-    return dm_get(&w->cache, d);
+    const char *v = dm_get(&w->cache, d);
+    return v || !w->in_block ? v : dm_get(&w->block, d);
+}
+
+/* The local that holds the sum of d's first n terms (hash h), or NULL. */
+static const char *cached_prefix(W *w, Dim *d, uint32_t n, uint64_t h)
+{
+    const char *v = dm_get_prefix(&w->cache, d, n, h);
+    return v || !w->in_block ? v : dm_get_prefix(&w->block, d, n, h);
 }
 
 /* The condition under which d's value is unknown at run time (a variable
@@ -324,6 +336,55 @@ static int plan_dim_computable(W *w, Dim *d)
     return 1;
 }
 
+static const char *dim_c(W *w, Dim *d, int raw, int *arith);
+
+/* The C expression of one term of a sum; after the first (later) a
+ * negative coefficient is subtracted (*neg set), its magnitude (INT64_MIN's
+ * included) a literal or an expression.  NULL: a variable is not known. */
+static const char *mono_c(W *w, const Mono *m, int later, int raw, int *arith, int *neg)
+{
+    Arena *a = w->c->arena;
+    const char *term = NULL;
+    for (uint32_t j = 0; j < m->nf; j++) {
+        const Factor *f = &m->f[j];
+        const char *x;
+        if (f->var) {
+            if (!plan_var(f->var))
+                return NULL;
+            x = plan_var(f->var)->local;
+        } else {
+            const char *num = dim_c(w, f->div->num, raw, arith);
+            const char *den = dim_c(w, f->div->den, raw, arith);
+            if (!num || !den)
+                return NULL;
+            x = ar_printf(a, "axon__div(%s, %s, &bad)", num, den);
+            *arith = 1;
+        }
+        for (uint32_t p = 0; p < f->pow; p++) {
+            term = term ? ar_printf(a, "axon__mul(%s, %s, &bad)", term, x) : x;
+            if (term != x)
+                *arith = 1;
+        }
+    }
+    int64_t coef = m->coef;
+    *neg = coef < 0 && later;
+    uint64_t mag = mag64(coef);
+    const char *cs = *neg ? (mag > (uint64_t)INT64_MAX ? NULL : i64(w, (int64_t)mag)) : i64(w, coef);
+    if (m->nf == 0) {
+        term = cs ? cs : i64(w, coef);
+        if (!cs)                   /* - INT64_MIN: add it instead of subtracting */
+            *neg = 0;
+    } else if (coef != 1 && !(coef == -1 && later)) {
+        if (!cs) {
+            cs = i64(w, coef);
+            *neg = 0;
+        }
+        term = ar_printf(a, "axon__mul(%s, %s, &bad)", cs, term);
+        *arith = 1;
+    }
+    return term;
+}
+
 /* The C expression of a known dimension.  Arithmetic goes through the
  * checked helpers, which set `bad` (the caller tests it: *arith is set). */
 static const char *dim_c(W *w, Dim *d, int raw, int *arith)
@@ -356,57 +417,44 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith)
         *arith = 1;
         return ar_printf(w->c->arena, "axon__add(%s, %s, &bad)", kc, r);
     }
-    const char *sum = NULL;
-    for (uint32_t i = 0; i < d->nt; i++) {
-        const Mono *m = &d->t[i];
-        const char *term = NULL;
-        for (uint32_t j = 0; j < m->nf; j++) {
-            const Factor *f = &m->f[j];
-            const char *x;
-            if (f->var) {
-                if (!plan_var(f->var))
-                    return NULL;
-                x = plan_var(f->var)->local;
-            } else {
-                const char *num = dim_c(w, f->div->num, raw, arith);
-                const char *den = dim_c(w, f->div->den, raw, arith);
-                if (!num || !den)
-                    return NULL;
-                x = ar_printf(a, "axon__div(%s, %s, &bad)", num, den);
-                *arith = 1;
+    /* A sum a local holds a prefix of (a chain of concats makes a + b,
+     * then a + b + c, ...) starts from that local: the header stays
+     * linear in the chain. */
+    const char **term = ar_alloc(a, sizeof *term * (d->nt + 1));
+    int *neg = ar_alloc(a, sizeof *neg * (d->nt + 1));
+    uint32_t n = 0, from = 0;
+    if (d->nt > 2) {
+        uint64_t *pre = ar_alloc(a, sizeof *pre * d->nt);
+        dim_hash_prefixes(d, w->cache.gen, pre);
+        for (uint32_t i = d->nt - 1; i >= 2 && !n; i--) {
+            const char *held = cached_prefix(w, d, i, pre[i - 1]);
+            if (held) {
+                term[n] = held;
+                neg[n++] = 0;
+                from = i;
             }
-            for (uint32_t p = 0; p < f->pow; p++) {
-                term = term ? ar_printf(a, "axon__mul(%s, %s, &bad)", term, x) : x;
-                if (term != x)
-                    *arith = 1;
-            }
-        }
-        int64_t coef = m->coef;
-        /* After the first term a negative coefficient is subtracted; its
-         * magnitude (INT64_MIN's included) is a literal or an expression. */
-        int neg = coef < 0 && sum;
-        uint64_t mag = mag64(coef);
-        const char *cs = neg ? (mag > (uint64_t)INT64_MAX ? NULL : i64(w, (int64_t)mag)) : i64(w, coef);
-        if (m->nf == 0) {
-            term = cs ? cs : i64(w, coef);
-            if (!cs)                   /* - INT64_MIN: add it instead of subtracting */
-                neg = 0;
-        } else if (coef != 1 && !(coef == -1 && sum)) {
-            if (!cs) {
-                cs = i64(w, coef);
-                neg = 0;
-            }
-            term = ar_printf(a, "axon__mul(%s, %s, &bad)", cs, term);
-            *arith = 1;
-        }
-        if (!sum) {
-            sum = term;
-        } else {
-            sum = ar_printf(a, "axon__%s(%s, %s, &bad)", neg ? "sub" : "add", sum, term);
-            *arith = 1;
         }
     }
-    return sum ? sum : "INT64_C(0)";
+    for (uint32_t i = from; i < d->nt; i++) {
+        term[n] = mono_c(w, &d->t[i], n > 0, raw, arith, &neg[n]);
+        if (!term[n])
+            return NULL;
+        n++;
+    }
+    if (n == 0)
+        return "INT64_C(0)";
+    if (n == 1)
+        return term[0];
+    /* axon__add(axon__sub(t0, t1, &bad), t2, &bad): built in one pass */
+    *arith = 1;
+    Buf b;
+    buf_init(&b, a);
+    for (uint32_t i = n - 1; i >= 1; i--)
+        buf_printf(&b, "axon__%s(", neg[i] ? "sub" : "add");
+    buf_puts(&b, term[0]);
+    for (uint32_t i = 1; i < n; i++)
+        buf_printf(&b, ", %s, &bad)", term[i]);
+    return buf_str(&b);
 }
 
 /* Evaluates a known dimension into a local (when it is arithmetic), with
@@ -422,7 +470,7 @@ static const char *dim_local_raw(W *w, Dim *d, int raw, const Origin *why, const
     fail_if(w, "bad", "AXON_ERR_OVERFLOW", why,
             ar_printf(w->c->arena, "%s overflows int64 (or divides by zero)", what), NULL, NULL, NULL, NULL);
     if (!raw && !w->no_cache)
-        dm_put(&w->cache, dim_norm(w->c, d), (void *)v);
+        dm_put(w->in_block ? &w->block : &w->cache, dim_norm(w->c, d), (void *)v);
     return v;
 }
 
@@ -1112,7 +1160,8 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
 {
     Arena *a = w->c->arena;
     Namer *nm = w->p->nm;
-    PtrVec seen = { 0 };
+    Symtab seen;                /* the names written */
+    st_init(&seen, a);
     line(w, "if (dims) {");
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < lists[l]->n; i++) {
@@ -1134,15 +1183,12 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
                 }
                 for (int j = 0; j < vars.n; j++) {
                     void *key = vars.items[j];
-                    int dup = 0;
-                    for (int q = 0; q < seen.n && !dup; q++)
-                        dup = seen.items[q] == key;
-                    if (dup)
+                    const char *name = s->s[k].var ? namer_name_of(nm, &((SVar *)key)->stamp, &((SVar *)key)->mark)
+                                                   : namer_name_of(nm, &((DVar *)key)->stamp, &((DVar *)key)->mark);
+                    if (st_put(&seen, name, key))   /* a variable's name is its own */
                         continue;
-                    pv_push(a, &seen, key);
                     if (s->s[k].var) {
                         SVar *v = key;
-                        const char *name = namer_name_of(nm, &v->stamp, &v->mark);
                         buf_printf(&fc->dims, "    axon_shape %s;\n", name);
                         if (plan_run(v)) {
                             line(w, "    dims->%s.rank = 0;", name);
@@ -1152,7 +1198,6 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
                         }
                     } else {
                         DVar *v = key;
-                        const char *name = namer_name_of(nm, &v->stamp, &v->mark);
                         buf_printf(&fc->dims, "    int64_t %s;\n", name);
                         line(w, "    dims->%s = %s;", name, plan_var(v) ? plan_var(v)->local : "AXON_DIM_UNKNOWN");
                     }
@@ -1179,6 +1224,8 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     w->opt = opt;
     w->file = cp->src->name;
     dm_init(&w->cache, a, cp->ctx.epoch + 1);
+    w->cache.memo = &w->memo;
+    plan.memo = &w->memo;
     Loc at = b->item->name_loc;
 
     memset(fc, 0, sizeof *fc);
@@ -1277,7 +1324,9 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             pv_push(a, &plan.temps, t);
     }
     if (plan.temps.n) {
-        w->no_cache = 1;                     /* locals of the block stay in it */
+        w->in_block = 1;                     /* locals of the block stay in it */
+        dm_init(&w->block, a, w->cache.gen);
+        w->block.memo = &w->memo;
         line(w, "if (tmp) {");
         w->indent++;
         for (int i = 0; i < plan.temps.n; i++) {
@@ -1287,7 +1336,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         }
         w->indent--;
         line(w, "}");
-        w->no_cache = 0;
+        w->in_block = 0;
     }
     for (int i = 0; i < plan.inputs.n; i++) {
         int known;

@@ -1063,6 +1063,7 @@ int plan_function(Plan *p, const Scheme *s)
     pl.c = p->c;
     Arena *a = pl.c->arena;
     dm_init(&p->known, a, pl.c->epoch + 1);
+    p->known.memo = p->memo;
     p->at = INT_MAX;                      /* planning: everything known so far */
     /* Every input's rank, and its sizes, before anything reads them. */
     for (int i = 0; i < p->inputs.n; i++) {

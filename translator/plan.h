@@ -126,6 +126,7 @@ typedef struct Plan {
     const char *fname;      /* the Axon function's name */
     PtrVec inputs, outputs, temps;  /* PTensor* */
     PtrVec steps;           /* PStep*, in order */
+    DimHashMemo *memo;      /* optional: shared with the writer's maps */
     DimMap known;           /* Dim* -> PVal*: expressions whose value is
                              * there at run time (an input axis, a local) */
     int at;                 /* the step being written: what it reads must

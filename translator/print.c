@@ -201,7 +201,9 @@ static uint64_t name_order(const char *name)
     static const char letters[] = "abcdefghijklmnopqrsuvwxyz";
     const char *p = strchr(letters, name[0]);
     uint64_t letter = p ? (uint64_t)(p - letters) : 25;
-    uint64_t round = (uint64_t)strtoull(name + 1, NULL, 10);
+    uint64_t round = 0;
+    for (const char *d = name + 1; *d >= '0' && *d <= '9'; d++)
+        round = round * 10 + (uint64_t)(*d - '0');
     return round * 26 + letter;
 }
 
@@ -231,12 +233,6 @@ static int prterm_cmp(const void *x, const void *y)
     if (a->nkeys != b->nkeys)
         return a->nkeys < b->nkeys ? -1 : 1;
     return 0;
-}
-
-static int key_cmp(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
 }
 
 /* A variable that stands for an unresolved broadcast prints as it, once
@@ -311,6 +307,8 @@ void pr_dim(Namer *nm, Buf *b, Dim *d)
         buf_puts(b, "...");
         return;
     }
+    if (b->full)                  /* a message cut short already */
+        return;
     nm->depth++;
     PrTerm *terms = ar_alloc(nm->ctx->arena, sizeof(PrTerm) * d->nt);
     for (uint32_t i = 0; i < d->nt; i++) {
@@ -319,11 +317,20 @@ void pr_dim(Namer *nm, Buf *b, Dim *d)
         int nk = 0;
         for (uint32_t j = 0; j < d->t[i].nf && nk < 8; j++)
             terms[i].keys[nk++] = print_key(nm, &d->t[i].f[j]);
-        qsort(terms[i].keys, (size_t)nk, sizeof(uint64_t), key_cmp);
+        for (int j = 1; j < nk; j++)          /* at most 8: by insertion */
+            for (int q = j; q > 0 && terms[i].keys[q] < terms[i].keys[q - 1]; q--) {
+                uint64_t tmp = terms[i].keys[q];
+                terms[i].keys[q] = terms[i].keys[q - 1];
+                terms[i].keys[q - 1] = tmp;
+            }
         terms[i].nkeys = nk;
     }
-    qsort(terms, d->nt, sizeof(PrTerm), prterm_cmp);
-    for (uint32_t i = 0; i < d->nt; i++) {
+    uint32_t in_order = 1;
+    while (in_order < d->nt && prterm_cmp(&terms[in_order - 1], &terms[in_order]) <= 0)
+        in_order++;
+    if (in_order < d->nt)
+        qsort(terms, d->nt, sizeof(PrTerm), prterm_cmp);
+    for (uint32_t i = 0; i < d->nt && !b->full; i++) {
         const Mono *m = terms[i].m;
         int64_t coef = m->coef;
         uint64_t mag = mag64(coef);
