@@ -1,0 +1,1167 @@
+#!/usr/bin/env python3
+"""gen.py - a random generator of Axon programs for the semantic
+differential test.
+
+Type-directed: every local carries an abstract shape (a list of items, each
+a dimension - a polynomial over the function's size names, or an opaque
+size - or a shape variable), and operators are applied to operands whose
+abstract shapes fit their rules, inventing new parameters of the shape an
+operand needs.  Annotations are written from the abstract shapes, with
+random rewrites (fresh names, arithmetic, shape variables), so that most
+functions type-check while their signatures keep residual constraints.
+
+Seeded and deterministic:
+    gen.py --seed N [--count K] [--out DIR]      writes DIR/pNNNN.axon
+    gen.py --seed N                              prints one program
+"""
+import argparse
+import os
+import random
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import interp  # noqa: E402  (its type parser reads the extern signatures)
+
+DIM_NAMES = ['n', 'm', 'k', 'd', 'h', 'l', 'p', 'q', 'r', 'i', 'j', 'e', 'g', 'o']
+SHAPE_NAMES = ['s', 's1', 's2', 's3', 'z1', 'z2', 'z3', 'z4']
+VALUE_NAMES = ['x', 'y', 'z', 'u', 'v', 'w', 'x1', 'y1', 'z1_', 'u1', 'v1', 'w1']
+UNARY = ['exp', 'log', 'sqrt', 'tanh', 'sigmoid', 'relu', 'abs']
+LITERALS = ['1f', '0.5', '2f', '1.5f', '2.', '1e-3', '3', '0f', '2', 'inf']
+INITS = ['0f', '1f', '-inf', 'inf', '0.5', '0', '1']
+
+# ---------------------------------------------------------------- sizes
+# An abstract size: ('p', key) a polynomial over size names (key: sorted
+# ((monomial, coefficient), ...)), or ('o', id) an opaque size.
+
+
+def _padd(p, q, sign=1):
+    r = dict(p)
+    for m, c in q.items():
+        v = r.get(m, 0) + sign * c
+        if v:
+            r[m] = v
+        else:
+            r.pop(m, None)
+    return r
+
+
+def _pmul(p, q):
+    r = {}
+    for m1, c1 in p.items():
+        for m2, c2 in q.items():
+            m = tuple(sorted(m1 + m2))
+            v = r.get(m, 0) + c1 * c2
+            if v:
+                r[m] = v
+            else:
+                r.pop(m, None)
+    return r
+
+
+def mkp(poly):
+    return ('p', tuple(sorted(poly.items())))
+
+
+def adc(k):
+    return mkp({(): k} if k else {})
+
+
+def ads(name):
+    return mkp({(name,): 1})
+
+
+def poly(a):
+    return dict(a[1]) if a[0] == 'p' else None
+
+
+def adconst(a):
+    p = poly(a)
+    if p is None:
+        return None
+    if not p:
+        return 0
+    if list(p) == [()]:
+        return p[()]
+    return None
+
+
+_opq = [0]
+
+
+def opaque():
+    _opq[0] += 1
+    return ('o', _opq[0])
+
+
+def ad_op(op, a, b):
+    pa, pb = poly(a), poly(b)
+    if pa is None or pb is None:
+        return opaque()
+    if op == '+':
+        return mkp(_padd(pa, pb))
+    if op == '-':
+        return mkp(_padd(pa, pb, -1))
+    return mkp(_pmul(pa, pb))
+
+
+def ad_text(a):
+    """The annotation text of a size; None for an opaque one."""
+    p = poly(a)
+    if p is None:
+        return None
+    if not p:
+        return '0'
+    terms = sorted(p.items(), key=lambda t: (-len(t[0]), t[0]))
+    pos = [t for t in terms if t[1] > 0]
+    neg = [t for t in terms if t[1] < 0]
+    out = ''
+    for m, c in pos + neg:
+        mono = ' * '.join(m)
+        ac = abs(c)
+        if not m:
+            body = str(ac)
+        elif ac == 1:
+            body = mono
+        else:
+            body = '%d * %s' % (ac, mono)
+        if not out:
+            out = body if c > 0 else '0 - ' + body
+        else:
+            out += (' + ' if c > 0 else ' - ') + body
+    return out
+
+
+
+# Abstract shapes: tuples of items ('d', size) | ('s', name).
+
+def shape_text(items, elem):
+    parts = []
+    cur = []
+    for it in items:
+        if it[0] == 'd':
+            cur.append(it[1])
+        else:
+            if cur:
+                parts.append('[' + ', '.join(cur) + ']')
+                cur = []
+            parts.append(it[1])
+    if cur or not parts:
+        parts.append('[' + ', '.join(cur) + ']')
+    return elem + ' ' + ' @ '.join(parts)
+
+
+def lead_dims(items):
+    n = 0
+    for it in items:
+        if it[0] != 'd':
+            break
+        n += 1
+    return n
+
+
+def trail_dims(items):
+    n = 0
+    for it in reversed(items):
+        if it[0] != 'd':
+            break
+        n += 1
+    return n
+
+
+def has_svar(items):
+    return any(it[0] == 's' for it in items)
+
+
+# ---------------------------------------------------------------- programs
+
+class FnInfo(object):
+    """What a later function needs to call an earlier one."""
+
+    def __init__(self, name, params, result, callable_=True):
+        self.name = name
+        self.ho = None
+        self.params = params      # list of items (or ('tuple', [items]))
+        self.result = result      # items, or ('tuple', [...])
+        self.callable = callable_
+
+
+EXTERNS = [
+    '(t [n] @ s) -> t [n + 2] @ s',
+    '(t [n, m]) -> t [m, n]',
+    '(t [n]) -> t [?]',
+    '(t a, t b) -> t broadcast(a, b)',
+    '(t [n] @ s) -> (t s, t [n])',
+    '(t [2 * n]) -> t [n, 2]',
+    '(t [n * m], t [n]) -> t [m]',
+    '(t s @ [n]) -> t s',
+    '(t [n]) -> t [k]',
+    '(t [n]) -> t [n, k]',
+    '(t s) -> t [k] @ s',
+    '(t [n]) -> t [k + 1]',
+    '(t [n, m]) -> t [2 * k, m]',
+    '(t [n], t [m]) -> (t [k], t [k, n])',
+    '(t s @ [n], t [n, m]) -> t s @ [m]',
+    '(t [n, c, h, w]) -> t [n, c, h / 2, w / 2]',
+    '(t a) -> t [?] @ a',
+    '(t [n] @ s, t [m] @ s) -> t [n + m] @ s',
+    '(t [(+ n 1)]) -> t [(* 2 n)]',
+    '(t [n - 1]) -> t [n]',
+    '(t [n, n]) -> t [n]',
+    '(t [n], t [m]) -> t [n * m]',
+    '(t [n] @ s) -> t [n, ?] @ s',
+    '(t [n + 1, m]) -> t [m, n]',
+    '(t s) -> t s @ [1]',
+    '(t [n] @ s) -> t [?] @ s',
+    '(t [n]) -> t [n, ?]',
+    '(t a, t [n]) -> t a @ [?]',
+]
+
+
+class Gen(object):
+    def __init__(self, rng):
+        self.rng = rng
+        self.fns = []             # FnInfo of earlier items
+        self.externs = []         # (name, param templates, result template, text)
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def pick(self, seq):
+        return seq[self.rng.randrange(len(seq))]
+
+    # -- the program
+    def program(self, stem):
+        r = self.rng
+        out = []
+        if self.chance(0.2):
+            out.append('// generated program %s' % stem)
+        for i in range(r.choice([0, 1, 1, 2, 2])):
+            out.append(self.extern('e%d' % i))
+        nf = r.choice([2, 3, 3, 4, 4, 5])
+        main = self.chance(0.1)
+        for i in range(nf):
+            name = 'f%d' % i
+            if i == 1 and self.chance(0.1):
+                name = "g'"
+            is_main = main and i == nf - 1
+            text = self.function(name if not is_main else stem, is_main)
+            out.append(text)
+        return '\n'.join(out) + '\n'
+
+    def extern(self, name):
+        sig = self.pick(EXTERNS)
+        if self.chance(0.3):
+            sig = re.sub(r'\bn\b', 'q', sig)
+        ty, _ = interp.parse_type(sig)
+        params = [self.template_of(t) for t in ty[1]]
+        result = self.template_of(ty[2])
+        self.externs.append((name, params, result))
+        return 'extern %s : %s;' % (name, sig)
+
+    def template_of(self, ty):
+        """A type AST (interp's) to an abstract template."""
+        if ty[0] == 'tuple':
+            return ('tuple', [self.template_of(t) for t in ty[1]])
+        items = []
+        for a in ty[2]:
+            if a[0] == 'dims':
+                for d in a[1]:
+                    items.append(('d', self.dim_of(d)))
+            elif a[0] == 'svar':
+                items.append(('s', '%' + a[1]))
+            else:
+                items.append(('bc', [self.template_of(('tensor', None, op)) for op in a[1]]))
+        return tuple(items)
+
+    def dim_of(self, d):
+        k = d[0]
+        if k == 'int':
+            return adc(d[1])
+        if k == 'dvar':
+            return ads('%' + d[1])
+        if k == 'op' and d[1] in '+-*':
+            return ad_op(d[1], self.dim_of(d[2]), self.dim_of(d[3]))
+        return ('q',)
+
+    # -- a function
+    def function(self, name, is_main):
+        f = FnGen(self, name)
+        if not is_main and self.chance(0.08):
+            # a higher-order function (not exported); later ones call it
+            kind = self.pick(list(HIGHER_ORDER))
+            self.fns.append(FnInfo(name, None, None, callable_=False))
+            self.fns[-1].ho = kind
+            return '%s = %s;' % (name, HIGHER_ORDER[kind])
+        if self.chance(0.25):
+            text, info = f.idiom()
+        else:
+            text, info = f.general()
+        if info is not None:
+            self.fns.append(info)
+        if is_main:
+            text = text.split(' = ', 1)[1]
+            if text.endswith(';'):
+                text = text[:-1]
+        elif self.chance(0.15) and text.endswith('};'):
+            text = text[:-1]
+        return text
+
+
+HIGHER_ORDER = {
+    'map': 'fn (f, x) { map(f, x) }',
+    'reduce': 'fn (f, x) { reduce(f, 0f, x) }',
+    'twice': 'fn (f, x) { f(f(x)) }',
+    'scan': 'fn (c, h, x) { _, ys = loop(h, c, x); ys }',
+}
+
+IDIOMS = [
+    'fn (x : {E} [n], y) {{ v : {E} [m] = x {OP} y; v }}',
+    'fn (x : {E} [n], y) {{ transpose(x {OP} y) }}',
+    'fn (x : {E} [n] @ s, y) {{ matmul(x, y) }}',
+    'fn (x : {E} [n - 1]) {{ {U}(x) }}',
+    'fn (x, y, z) {{ {MAX}(z, x {OP} y) }}',
+    'fn (x : {E} [m], y) {{ g = fn (a : {E} [m]) {{ a {OP} y }}; g(g(x)) }}',
+    'fn (x : {E} [n * n]) {{ x }}',
+    'fn (x : {E} [n], y : {E} [{C}]) {{ v : {E} [2 * m] = concat(x, y); v }}',
+    'fn (x, y) {{ reverse(x {OP} y) }}',
+    'fn (x : {E} [n] @ s) {{ transpose(x) }}',
+    'fn (x, y) {{ v = x {OP} (x {OP} y); reduce({RED}, {INIT}, v), v }}',
+    'fn (x : {E} [n, k], y : {E} [k, m]) : {E} [p] @ s {{ matmul(x, y) }}',
+    'fn (x : {E} [n + 1], y : {E} [m + 1]) {{ v : {E} [k] = x {OP} y; v }}',
+    'fn (x : {E} [2 * n], y) {{ v : {E} [n] @ s = x {OP} y; v }}',
+    'fn (x : {E} s @ [n], y : {E} [n]) {{ w = x {OP} y; map(fn (a) {{ a {OP} y }}, w) }}',
+    'fn (x, y : {E} [m]) {{ v = map(fn (a : {E} [m]) {{ {U}(a) }}, x); reduce({RED}, {INIT}, v) }}',
+    'fn (x : {E} [n, m], h : {E} [m]) {{ hT, ys = loop(h, fn (st, r) {{ hn = st {OP} r; hn, hn }}, x); hT, ys }}',
+    'fn (x : {E} [a + b]) {{ x }}',
+    'fn (x : {E} [n, {C}], y : {E} [{C}, n]) {{ max(matmul(x, y), matmul(x, y)) }}',
+    'fn (x : {E} [n] @ s, y : {E} [m] @ s) {{ v : {E} [k] @ s = concat(x, y); reverse(v) }}',
+    'fn (x : {E} [n] @ s) {{ v : {E} [m] @ z1 @ [p] = x; v }}',
+    'fn (x : {E} s1 @ s2) {{ x }}',
+    'fn (x : {E} [n, c, h, w], k : {E} [o, c, {C}, {C}]) {{ conv(x, k) }}',
+    'fn (x, y) {{ v : {E} [n, m] = x {OP} y; transpose(v) }}',
+    'fn (x : {E} [n / 2]) {{ x }}',
+    'fn (x : {E} [(+ n 1)], y : {E} [(* 2 m)]) {{ concat(x, y) }}',
+    'fn (x : {E} [*, n], y : {E} [n]) {{ x {OP} y }}',
+    'fn (x : {E} [?, n]) {{ transpose(x) }}',
+    'fn (x : r) : r {{ x }}',
+    'fn (p : ({E} [n], {E} [m])) {{ a, b = p; concat(a, b) }}',
+]
+
+
+class FnGen(object):
+    def __init__(self, g, name):
+        self.g = g
+        self.rng = g.rng
+        self.name = name
+        self.params = []          # [name, items, written]
+        self.pool = []            # (name, items) visible values
+        self.dims = []            # size names in use
+        self.shapes = []          # shape names in use
+        self.nvals = 0
+        self.ntmp = 0
+        self.nfresh = 0
+        self.elem = 'f32' if self.rng.random() < 0.6 else 't'
+        self.callables = []       # (name, FnInfo-like) let-bound lambdas
+        self.maxp = self.rng.choice([3, 4, 5, 6])
+        self.nlam = 0
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def pick(self, seq):
+        return seq[self.rng.randrange(len(seq))]
+
+    # -- names
+    def fresh_dim(self):
+        for n in DIM_NAMES:
+            if n not in self.dims:
+                self.dims.append(n)
+                return n
+        n = 'n%d' % len(self.dims)
+        self.dims.append(n)
+        return n
+
+    def fresh_shape(self):
+        for n in SHAPE_NAMES:
+            if n not in self.shapes:
+                self.shapes.append(n)
+                return n
+        n = 'z%d' % (len(self.shapes) + 1)
+        self.shapes.append(n)
+        return n
+
+    def fresh_val(self):
+        self.nvals += 1
+        return 'v%d' % self.nvals
+
+    def new_size(self):
+        r = self.rng.random()
+        if r < 0.35 and self.dims:
+            return ads(self.pick(self.dims))
+        if r < 0.55:
+            return adc(self.pick([1, 1, 2, 3, 4, 5]))
+        if r < 0.88:
+            return ads(self.fresh_dim())
+        a = ads(self.pick(self.dims) if self.dims and self.chance(0.5) else self.fresh_dim())
+        k = self.rng.randrange(5)
+        if k == 0:
+            return ad_op('*', adc(2), a)
+        if k == 1:
+            return ad_op('+', a, adc(1))
+        if k == 2:
+            return ad_op('-', a, adc(1))
+        if k == 3:
+            return ad_op('*', a, ads(self.fresh_dim()))
+        return ad_op('+', a, ads(self.fresh_dim()))
+
+    def new_shape(self):
+        r = self.rng.random()
+        if r < 0.12:
+            return (('s', self.fresh_shape()),)
+        if r < 0.2 and self.shapes:
+            return (('s', self.pick(self.shapes)),) + tuple(('d', self.new_size()) for _ in range(self.rng.randrange(1, 3)))
+        rank = self.pick([0, 1, 1, 2, 2, 2, 3, 3, 4])
+        return tuple(('d', self.new_size()) for _ in range(rank))
+
+    # -- values of a given abstract shape
+    def new_param(self, items):
+        if len(self.params) >= self.maxp:
+            return None
+        name = VALUE_NAMES[len(self.params)] if len(self.params) < len(VALUE_NAMES) else 'x%d' % len(self.params)
+        self.params.append([name, items])
+        self.pool.append((name, items))
+        return name
+
+    def value_of(self, items, scope, allow_literal=True):
+        """Text of a value of abstract shape `items`: from the scope, a new
+        parameter, or a literal (scalars)."""
+        cands = [n for n, it in scope if it == items]
+        if cands and self.chance(0.8):
+            return self.pick(cands)
+        if not items and allow_literal and self.chance(0.6):
+            return self.pick(LITERALS)
+        p = self.new_param(items)
+        if p is not None:
+            return p
+        if cands:
+            return self.pick(cands)
+        if not items:
+            return self.pick(LITERALS)
+        return None
+
+    def any_param(self, scope):
+        """A new parameter of unknown shape (unannotated)."""
+        return self.new_param((('s', self.fresh_shape()),))
+
+    # -- expressions: (text, prec, items); prec 3 atom, 2 mul, 1 add
+    def leaf(self, scope):
+        tens = [(n, it) for n, it in scope if it is not None and not isinstance(it, str)]
+        if not tens or (self.chance(0.15) and len(self.params) < self.maxp):
+            items = self.new_shape()
+            p = self.new_param(items)
+            if p is not None:
+                return p, 3, items
+        if not tens:
+            return self.pick(LITERALS), 3, ()
+        # prefer recent values
+        if self.chance(0.5):
+            n, it = tens[-1 - self.rng.randrange(min(3, len(tens)))]
+        else:
+            n, it = self.pick(tens)
+        return n, 3, it
+
+    def expr(self, scope, depth):
+        if depth <= 0 or self.chance(0.2):
+            return self.leaf(scope)
+        ops = ['unary', 'binary', 'binary', 'binary', 'maxmin', 'matmul', 'transpose',
+               'concat', 'reverse', 'map', 'reduce', 'call', 'call', 'conv', 'extern', 'extern',
+               'lambda_call', 'ho_call']
+        for _ in range(6):
+            op = self.pick(ops)
+            r = getattr(self, 'op_' + op)(scope, depth)
+            if r is not None:
+                return r
+        return self.leaf(scope)
+
+    def paren(self, e, prec):
+        return e[0] if e[1] >= prec else '(' + e[0] + ')'
+
+    def op_unary(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        if self.chance(0.15):
+            return '-' + self.paren(x, 3), 2, x[2]
+        return '%s(%s)' % (self.pick(UNARY), x[0]), 3, x[2]
+
+    def partner(self, items, scope):
+        """A value that broadcasts with `items`."""
+        r = self.rng.random()
+        if r < 0.35:
+            p = items
+        elif r < 0.55:
+            k = self.rng.randrange(len(items) + 1)
+            p = items[k:]
+        elif r < 0.7:
+            p = tuple(('d', adc(1)) if it[0] == 'd' and self.chance(0.4) else it for it in items)
+        elif r < 0.8:
+            p = ()
+        elif r < 0.92:
+            n = self.any_param(scope)
+            if n is not None:
+                return n, 3, self.params[-1][1]
+            p = items
+        else:
+            p = self.new_shape()
+        v = self.value_of(p, scope)
+        if v is None:
+            return None
+        return v, 3, p
+
+    def bcast(self, a, b):
+        a, b = list(a), list(b)
+        out = []
+        while a and b and a[-1][0] == 'd' and b[-1][0] == 'd':
+            x, y = a.pop()[1], b.pop()[1]
+            if x == y or adconst(y) == 1:
+                out.append(('d', x))
+            elif adconst(x) == 1:
+                out.append(('d', y))
+            elif adconst(x) is not None and adconst(y) is None:
+                out.append(('d', x))
+            elif adconst(y) is not None and adconst(x) is None:
+                out.append(('d', y))
+            else:
+                out.append(('d', opaque()))
+        out.reverse()
+        if not a:
+            rest = b
+        elif not b:
+            rest = a
+        elif a == b:
+            rest = a
+        else:
+            return (('s', self.fresh_shape()),)
+        return tuple(rest) + tuple(out)
+
+    def op_binary(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        y = self.partner(x[2], scope)
+        if y is None:
+            return None
+        op = self.pick(['+', '-', '*', '/'])
+        prec = 1 if op in '+-' else 2
+        items = self.bcast(x[2], y[2])
+        if self.chance(0.5):
+            x, y = y, x
+        left = self.paren(x, prec)
+        right = self.paren(y, prec + 1)
+        return '%s %s %s' % (left, op, right), prec, items
+
+    def op_maxmin(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        if self.chance(0.2):
+            n = self.any_param(scope)
+            y = n if n is not None else x[0]
+        else:
+            y = self.value_of(x[2], scope, allow_literal=False)
+            if y is None:
+                return None
+        a, b = (x[0], y) if self.chance(0.5) else (y, x[0])
+        return '%s(%s, %s)' % (self.pick(['max', 'min']), a, b), 3, x[2]
+
+    def op_matmul(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if trail_dims(it) >= 2:
+            k = it[-1][1]
+            nn = self.new_size()
+            p = it[:-2] + (('d', k), ('d', nn))
+            y = self.value_of(p, scope, allow_literal=False)
+            if y is None:
+                return None
+            return 'matmul(%s, %s)' % (x[0], y), 3, it[:-1] + (('d', nn),)
+        if has_svar(it) and self.chance(0.5):
+            y = self.any_param(scope)
+            if y is None:
+                return None
+            return 'matmul(%s, %s)' % (x[0], y), 3, (('s', self.fresh_shape()),)
+        return None
+
+    def op_transpose(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if trail_dims(it) >= 2:
+            return 'transpose(%s)' % x[0], 3, it[:-2] + (it[-1], it[-2])
+        if has_svar(it) and self.chance(0.4):
+            return 'transpose(%s)' % x[0], 3, (('s', self.fresh_shape()),)
+        return None
+
+    def op_concat(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if lead_dims(it) >= 1:
+            b = self.new_size() if self.chance(0.7) else it[0][1]
+            p = (('d', b),) + it[1:]
+            y = self.value_of(p, scope, allow_literal=False)
+            if y is None:
+                return None
+            a, bb = (x[0], y) if self.chance(0.6) else (y, x[0])
+            return 'concat(%s, %s)' % (a, bb), 3, (('d', ad_op('+', it[0][1], b)),) + it[1:]
+        if has_svar(it) and self.chance(0.4):
+            return 'concat(%s, %s)' % (x[0], x[0]), 3, (('s', self.fresh_shape()),)
+        return None
+
+    def op_reverse(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        if lead_dims(x[2]) >= 1 or (has_svar(x[2]) and self.chance(0.5)):
+            return 'reverse(%s)' % x[0], 3, x[2]
+        return None
+
+    def op_conv(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if (len(it) != 4 or has_svar(it)) and self.chance(0.6):
+            items = tuple(('d', self.new_size()) for _ in range(4))
+            p = self.value_of(items, scope, allow_literal=False)
+            if p is not None:
+                x, it = (p, 3, items), items
+        if len(it) != 4 or has_svar(it):
+            if self.chance(0.9):
+                return None
+            y = self.any_param(scope)
+            if y is None:
+                return None
+            return 'conv(%s, %s)' % (x[0], y), 3, (('s', self.fresh_shape()),)
+        n, c, h, w = [d[1] for d in it]
+        k = self.new_size()
+        r = adc(self.pick([1, 1, 2, 3])) if self.chance(0.7) else ads(self.fresh_dim())
+        q = adc(self.pick([1, 2, 3])) if self.chance(0.7) else ads(self.fresh_dim())
+        y = self.value_of((('d', k), ('d', c), ('d', r), ('d', q)), scope, allow_literal=False)
+        if y is None:
+            return None
+        oh = ad_op('+', ad_op('-', h, r), adc(1))
+        ow = ad_op('+', ad_op('-', w, q), adc(1))
+        return 'conv(%s, %s)' % (x[0], y), 3, (('d', n), ('d', k), ('d', oh), ('d', ow))
+
+    def lambda1(self, slice_items, scope, depth, annotate=None):
+        """fn (a) { ... } over a slice; returns (text, result items)."""
+        self.nlam += 1
+        pname = '%s%d' % (self.pick(['a', 'row', 'el']), self.nlam)
+        inner = [(pname, slice_items)] + scope
+        ann = ''
+        if annotate is None:
+            annotate = self.chance(0.35)
+        if annotate:
+            ann = ' : ' + self.annotation(slice_items, rewrite=0.2)
+        stmts = []
+        if self.chance(0.3):
+            e = self.expr(inner, depth - 1)
+            tn = 't%d' % (self.ntmp + 1)
+            self.ntmp += 1
+            stmts.append('%s = %s; ' % (tn, e[0]))
+            inner = [(tn, e[2])] + inner
+        body = self.expr(inner, max(depth - 1, 1))
+        return 'fn (%s%s) { %s%s }' % (pname, ann, ''.join(stmts), body[0]), body[2]
+
+    def op_map(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if lead_dims(it) >= 1:
+            lam, res = self.lambda1(it[1:], scope, depth)
+            return 'map(%s, %s)' % (lam, x[0]), 3, (it[0],) + tuple(res)
+        if has_svar(it) and self.chance(0.5):
+            lam, res = self.lambda1((('s', self.fresh_shape()),), scope, depth, annotate=False)
+            return 'map(%s, %s)' % (lam, x[0]), 3, (('s', self.fresh_shape()),)
+        return None
+
+    def op_reduce(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if lead_dims(it) >= 1:
+            s = it[1:]
+        elif has_svar(it) and self.chance(0.5):
+            s = (('s', self.fresh_shape()),)
+        else:
+            return None
+        r = self.rng.random()
+        if r < 0.6:
+            f = self.pick(['+', '*', 'max', 'min', '-', '/'])
+        elif r < 0.85:
+            f = 'fn (a, b) { %s }' % self.pick(['a + b', 'max(a, b)', 'a * b', 'min(a, b) - a', 'a + b * 2f'])
+        else:
+            # a closure over a value that broadcasts into the slice
+            k = self.rng.randrange(lead_dims(s) + 1) if not has_svar(s) else len(s)
+            c = self.value_of(s[k:], scope)
+            if c is None:
+                return None
+            f = 'fn (a, b) { a + b * %s }' % c
+        return 'reduce(%s, %s, %s)' % (f, self.pick(INITS), x[0]), 3, s
+
+    def op_call(self, scope, depth):
+        fns = [f for f in self.g.fns if f.callable]
+        if not fns:
+            return None
+        f = self.pick(fns)
+        return self.call_template(f.name, f.params, f.result, scope, depth)
+
+    def op_extern(self, scope, depth):
+        if not self.g.externs:
+            return None
+        name, params, result = self.pick(self.g.externs)
+        return self.call_template(name, params, result, scope, depth)
+
+    def call_template(self, name, params, result, scope, depth):
+        mapping = {}
+        args = []
+        for p in params:
+            a = self.arg_for(p, mapping, scope, depth)
+            if a is None:
+                return None
+            args.append(a)
+        res = self.instantiate(result, mapping, fresh=False)
+        if res and res[0] == 'tuple':
+            return None
+        return '%s(%s)' % (name, ', '.join(args)), 3, res
+
+    def call_tuple(self, scope, depth):
+        """A call whose result is a tuple: (text, [items...]) or None."""
+        cands = [(f.name, f.params, f.result) for f in self.g.fns if f.callable and f.result and f.result[0] == 'tuple']
+        cands += [e for e in self.g.externs if e[2] and e[2][0] == 'tuple']
+        if not cands:
+            return None
+        name, params, result = self.pick(cands)
+        mapping = {}
+        args = []
+        for p in params:
+            a = self.arg_for(p, mapping, scope, depth)
+            if a is None:
+                return None
+            args.append(a)
+        res = self.instantiate(result, mapping, fresh=False)
+        return '%s(%s)' % (name, ', '.join(args)), res
+
+    def arg_for(self, p, mapping, scope, depth):
+        if p and p[0] == 'tuple':
+            parts = []
+            for q in p[1]:
+                a = self.arg_for(q, mapping, scope, depth)
+                if a is None:
+                    return None
+                parts.append(a)
+            return '(' + ', '.join(parts) + ')'
+        cands = []
+        for n, it in scope:
+            if it is None or isinstance(it, str):
+                continue
+            m = dict(mapping)
+            if self.match(p, it, m):
+                cands.append((n, m))
+        if cands and self.chance(0.85):
+            n, m = self.pick(cands)
+            mapping.clear()
+            mapping.update(m)
+            return n
+        items = self.instantiate(p, mapping, fresh=True)
+        if items is None:
+            return None
+        v = self.value_of(items, scope, allow_literal=False)
+        if v is None:
+            return None
+        # bind what the new value says
+        self.match(p, items, mapping)
+        return v
+
+    def match(self, tpl, items, m):
+        """Unify a template (size names '%x', shape names '%s') with an
+        abstract shape, extending mapping m; False if they do not fit."""
+        if any(t[0] == 'bc' for t in tpl):
+            return True
+        svars = [i for i, t in enumerate(tpl) if t[0] == 's']
+        if len(svars) > 1:
+            return False
+        if not svars:
+            if has_svar(items) or len(items) != len(tpl):
+                return False
+            return all(self.match_dim(t[1], it[1], m) for t, it in zip(tpl, items))
+        i = svars[0]
+        pre, post = tpl[:i], tpl[i + 1:]
+        if lead_dims(items) < len(pre) or trail_dims(items) < len(post):
+            return False
+        if len(pre) + len(post) > len(items):
+            return False
+        for t, it in zip(pre, items):
+            if not self.match_dim(t[1], it[1], m):
+                return False
+        for t, it in zip(reversed(post), reversed(items)):
+            if not self.match_dim(t[1], it[1], m):
+                return False
+        mid = tuple(items[len(pre):len(items) - len(post)])
+        name = tpl[i][1]
+        if name in m:
+            return m[name] == mid
+        m[name] = mid
+        return True
+
+    def match_dim(self, t, a, m):
+        if t == ('q',):
+            return True
+        p = poly(t)
+        if p is None:
+            return True
+        names = set()
+        for mono in p:
+            names.update(mono)
+        if not names:
+            return t == a
+        if len(p) == 1 and list(p.values())[0] == 1 and len(list(p)[0]) == 1:
+            n = list(p)[0][0]
+            if n in m:
+                return m[n] == a
+            m[n] = a
+            return True
+        if all(n in m for n in names):
+            return self.subst(t, m) == a
+        return False
+
+    def subst(self, t, m, fresh=False):
+        if t == ('q',):
+            return opaque()
+        p = poly(t)
+        if p is None:
+            return opaque()
+        r = adc(0)
+        for mono, c in p.items():
+            term = adc(c)
+            for n in mono:
+                if n not in m:
+                    m[n] = ads(self.fresh_dim()) if fresh else opaque()
+                term = ad_op('*', term, m[n])
+            r = ad_op('+', r, term)
+        return r
+
+    def instantiate(self, tpl, m, fresh):
+        if tpl and tpl[0] == 'tuple':
+            return ('tuple', [self.instantiate(t, m, fresh) for t in tpl[1]])
+        out = []
+        for t in tpl:
+            if t[0] == 'd':
+                out.append(('d', self.subst(t[1], m, fresh)))
+            elif t[0] == 's':
+                if t[1] not in m:
+                    if fresh:
+                        m[t[1]] = self.new_shape()
+                    else:
+                        m[t[1]] = (('s', self.fresh_shape()),)
+                out.extend(m[t[1]])
+            else:
+                r = None
+                for op in t[1]:
+                    x = self.instantiate(op, m, fresh)
+                    r = x if r is None else self.bcast(r, x)
+                out.extend(r)
+        return tuple(out)
+
+    def op_ho_call(self, scope, depth):
+        hos = [f for f in self.g.fns if getattr(f, 'ho', None)]
+        if not hos:
+            return None
+        f = self.pick(hos)
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if f.ho == 'twice':
+            self.nlam += 1
+            a = 'a%d' % self.nlam
+            return '%s(fn (%s) { %s(%s) }, %s)' % (f.name, a, self.pick(UNARY), a, x[0]), 3, it
+        if lead_dims(it) < 1:
+            return None
+        s = it[1:]
+        if f.ho == 'map':
+            lam, res = self.lambda1(s, scope, depth)
+            return '%s(%s, %s)' % (f.name, lam, x[0]), 3, (it[0],) + tuple(res)
+        if f.ho == 'reduce':
+            return '%s(%s, %s)' % (f.name, self.pick(['+', 'max', 'min', 'fn (a, b) { a * b }']), x[0]), 3, s
+        # scan: a cell keeping its state's shape
+        h = self.value_of(s, scope, allow_literal=False)
+        if h is None:
+            return None
+        self.nlam += 1
+        st, y = 'st%d' % self.nlam, 'y%d' % self.nlam
+        return ('%s(fn (%s, %s) { hn = tanh(%s + %s); hn, hn * 2f }, %s, %s)' % (f.name, st, y, st, y, h, x[0]),
+                3, (it[0],) + s)
+
+    def op_lambda_call(self, scope, depth):
+        if not self.callables:
+            return None
+        name, pitems, res = self.pick(self.callables)
+        v = self.value_of(pitems, scope, allow_literal=False)
+        if v is None:
+            return None
+        text = '%s(%s)' % (name, v)
+        if res == pitems and self.chance(0.5):
+            text = '%s(%s)' % (name, text)
+        return text, 3, res
+
+    # -- annotations
+    def size_text(self, a, rewrite):
+        t = ad_text(a)
+        if t is None or self.chance(rewrite):
+            r = self.rng.random()
+            if t is not None and r < 0.15:
+                return t
+            name = self.fresh_dim()
+            if r < 0.7:
+                return name
+            return self.pick(['2 * %s', '%s + 1', '%s - 1', '%s * %s' % ('%s', self.fresh_dim()), '(+ %s 1)'
+                              ]) % name
+        return t
+
+    def annotation(self, items, rewrite=0.25):
+        if items and items[0] == 'tuple':
+            return '(' + ', '.join(self.annotation(t, rewrite) for t in items[1]) + ')'
+        r = self.rng.random()
+        elem = self.elem if self.chance(0.85) else ('f32' if self.elem == 't' else 't')
+        if r < 0.12 and items:
+            # a shape variable for the leading part
+            k = self.rng.randrange(len(items) + 1)
+            if all(it[0] == 'd' for it in items[k:]):
+                s = self.fresh_shape()
+                return shape_text((('s', s),) + tuple(('d', self.size_text(it[1], rewrite)) for it in items[k:]), elem)
+        parts = []
+        for it in items:
+            if it[0] == 'd':
+                parts.append(('d', self.size_text(it[1], rewrite)))
+            else:
+                parts.append(it)
+        if not parts and self.chance(0.4):
+            return elem if elem != 't' else 't []'
+        return shape_text(parts, elem)
+
+    # -- statements and the function
+    def general(self):
+        scope = self.pool
+        # seed parameters
+        for _ in range(self.rng.choice([1, 1, 2, 2, 3])):
+            self.new_param(self.new_shape())
+        stmts = []
+        nst = self.rng.choice([0, 1, 1, 2, 2, 3, 4])
+        depth = self.rng.choice([1, 2, 2, 3])
+        for _ in range(nst):
+            st = self.statement(depth)
+            if st:
+                stmts.append(st)
+        # the final expression
+        finals = []
+        fin_items = []
+        for _ in range(1 if self.chance(0.75) else 2):
+            e = self.expr(self.pool, depth)
+            finals.append(e[0])
+            fin_items.append(e[2])
+        if len(finals) == 1:
+            final = finals[0]
+            result = fin_items[0]
+        else:
+            final = ', '.join(finals) if self.chance(0.6) else '(' + ', '.join(finals) + ')'
+            result = ('tuple', fin_items)
+        rty = ''
+        if self.chance(0.12):
+            rty = ' : ' + self.annotation(result, rewrite=0.3)
+        # a let-bound lambda that nothing calls would constrain its body's
+        # shapes statically but never run: drop it
+        changed = True
+        while changed:
+            changed = False
+            for i, st in enumerate(stmts):
+                m = re.match(r"([\w']+) = fn ", st)
+                if m:
+                    rest = ' '.join(stmts[i + 1:]) + ' ' + final
+                    if not re.search(r"(?<![\w'])%s(?![\w'])" % re.escape(m.group(1)), rest):
+                        del stmts[i]
+                        changed = True
+                        break
+        body = ' '.join(stmts)
+        used = body + ' ' + final
+        if len(self.params) > 1 and self.chance(0.9):
+            # drop the parameters nothing uses (they would be of any type)
+            keep = [p for p in self.params if re.search(r"(?<![\w'])%s(?![\w'])" % re.escape(p[0]), used)]
+            self.params = keep or self.params[:1]
+        params = []
+        for name, items in self.params:
+            params.append(name + self.param_annotation(items))
+        if body:
+            body += ' '
+        semi = ';' if self.chance(0.1) else ''
+        text = '%s = fn (%s)%s { %s%s%s };' % (self.name, ', '.join(params), rty, body, final, semi)
+        info = FnInfo(self.name, [self.template(it) for _, it in self.params], self.template(result))
+        return text, info
+
+    def template(self, items):
+        if items and items[0] == 'tuple':
+            return ('tuple', [self.template(t) for t in items[1]])
+        out = []
+        for it in items:
+            if it[0] == 'd':
+                p = poly(it[1])
+                if p is None:
+                    out.append(('d', ('q',)))
+                else:
+                    out.append(('d', mkp(dict((tuple('%' + self.name + ':' + x for x in mono), c)
+                                              for mono, c in p.items()))))
+            else:
+                out.append(('s', '%' + self.name + ':' + it[1]))
+        return tuple(out)
+
+    def param_annotation(self, items):
+        r = self.rng.random()
+        if has_svar(items) and len(items) == 1:
+            return '' if r < 0.8 else ' : ' + shape_text(items, self.elem)
+        if r < 0.3:
+            return ''
+        if r < 0.42 and items:
+            k = self.rng.randrange(len(items))
+            if all(it[0] == 'd' for it in items[k:]):
+                s = self.fresh_shape()
+                return ' : ' + shape_text((('s', s),) + tuple(('d', ad_text(it[1]) or self.fresh_dim()) for it in items[k:]), self.elem)
+            if all(it[0] == 'd' for it in items[:k + 1]):
+                s = self.fresh_shape()
+                return ' : ' + shape_text(tuple(('d', ad_text(it[1]) or self.fresh_dim()) for it in items[:k + 1]) + (('s', s),), self.elem)
+        return ' : ' + self.annotation(items, rewrite=0.05)
+
+    def statement(self, depth):
+        r = self.rng.random()
+        if r < 0.1:
+            return self.stmt_lambda(depth)
+        if r < 0.18:
+            return self.stmt_loop(depth)
+        if r < 0.25:
+            return self.stmt_tuple(depth)
+        e = self.expr(self.pool, depth)
+        name = self.fresh_val()
+        if self.chance(0.3):
+            ann = self.annotation(e[2], rewrite=0.35)
+            self.pool.append((name, e[2]))
+            return '%s : %s = %s;' % (name, ann, e[0])
+        self.pool.append((name, e[2]))
+        return '%s = %s;' % (name, e[0])
+
+    def stmt_tuple(self, depth):
+        ct = self.call_tuple(self.pool, depth) if self.chance(0.5) else None
+        if ct is not None:
+            text, res = ct
+            names = []
+            for it in res[1]:
+                if self.chance(0.15):
+                    names.append('_')
+                    continue
+                n = self.fresh_val()
+                names.append(n)
+                if not (it and it[0] == 'tuple'):
+                    self.pool.append((n, it))
+            return '%s = %s;' % (', '.join(names), text)
+        a = self.expr(self.pool, depth - 1)
+        b = self.expr(self.pool, depth - 1)
+        n1, n2 = self.fresh_val(), self.fresh_val()
+        self.pool.append((n1, a[2]))
+        self.pool.append((n2, b[2]))
+        if self.chance(0.5):
+            return '%s, %s = %s, %s;' % (n1, n2, a[0], b[0])
+        return '(%s, %s) = (%s, %s);' % (n1, n2, a[0], b[0])
+
+    def stmt_lambda(self, depth):
+        items = self.new_shape() if self.chance(0.4) else self.leaf(self.pool)[2]
+        name = self.pick(['g', 'cell', 'act', 'k1', 'g2'])
+        if any(c[0] == name for c in self.callables):
+            name = name + str(len(self.callables))
+        lam, res = self.lambda1(items, self.pool, depth, annotate=self.chance(0.5))
+        self.callables.append((name, items, res))
+        return '%s = %s;' % (name, lam)
+
+    def stmt_loop(self, depth):
+        x = self.expr(self.pool, depth - 1)
+        it = x[2]
+        if lead_dims(it) < 1:
+            return None
+        s = it[1:]
+        # the state: one tensor, or a pair
+        pair = self.chance(0.3)
+        hshape = self.new_shape() if self.chance(0.5) else s
+        h1 = self.value_of(hshape, self.pool, allow_literal=False)
+        if h1 is None:
+            return None
+        self.nlam += 1
+        sl = 'sl%d' % self.nlam
+        inner = [(sl, s), ('st', hshape)] + self.pool
+        r = self.rng.random()
+        if r < 0.3:
+            hn = 'tanh(st)'
+        elif r < 0.5:
+            hn = 'st * 0.5'
+        elif r < 0.8:
+            k = self.rng.randrange(len(hshape) + 1) if not has_svar(hshape) else len(hshape)
+            c = self.value_of(hshape[k:], inner)
+            if c is None:
+                return None
+            hn = 'st + %s' % c
+        else:
+            if trail_dims(s) >= 2 and trail_dims(hshape) >= 2 and s[:-1] == hshape[:-1]:
+                w = self.value_of(s[:-2] + (s[-1], hshape[-1]), self.pool, allow_literal=False)
+                if w is None:
+                    return None
+                hn = 'tanh(st + matmul(%s, %s))' % (sl, w)
+            else:
+                hn = 'relu(st)'
+        out = self.expr([('hn', hshape)] + inner, max(depth - 1, 1))
+        if pair:
+            h2 = self.value_of(hshape, self.pool, allow_literal=False) or h1
+            lam = 'fn (st2, %s) { st, c2 = st2; hn = %s; (hn, c2 * 1f), %s }' % (sl, hn, out[0])
+            state = '(%s, %s)' % (h1, h2)
+            n1, n2, n3 = self.fresh_val(), self.fresh_val(), self.fresh_val()
+            self.pool.append((n1, hshape))
+            self.pool.append((n2, hshape))
+            self.pool.append((n3, (it[0],) + tuple(out[2])))
+            return '(%s, %s), %s = loop(%s, %s, %s);' % (n1, n2, n3, state, lam, x[0])
+        lam = 'fn (st, %s) { hn = %s; hn, %s }' % (sl, hn, out[0])
+        n1, n2 = self.fresh_val(), self.fresh_val()
+        left = n1 if self.chance(0.85) else '_'
+        if left != '_':
+            self.pool.append((n1, hshape))
+        self.pool.append((n2, (it[0],) + tuple(out[2])))
+        return '%s, %s = loop(%s, %s, %s);' % (left, n2, h1, lam, x[0])
+
+    def idiom(self):
+        t = self.pick(IDIOMS)
+        ops = ['+', '*', '-', '/']
+        text = t.format(E=self.elem, OP=self.pick(ops), MAX=self.pick(['max', 'min']),
+                        U=self.pick(UNARY), RED=self.pick(['+', 'max', 'min', '*']),
+                        INIT=self.pick(INITS), C=self.pick([1, 2, 3]))
+        # the idioms use one operator per template; vary the second
+        return '%s = %s;' % (self.name, text), None
+
+
+def generate(seed, stem):
+    rng = random.Random('%s:%s' % (seed, stem))
+    _opq[0] = 0
+    return Gen(rng).program(stem)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--count', type=int, default=1)
+    ap.add_argument('--out')
+    args = ap.parse_args()
+    for i in range(args.count):
+        stem = 'p%04d' % i
+        text = generate(args.seed, stem)
+        if args.out:
+            os.makedirs(args.out, exist_ok=True)
+            with open(os.path.join(args.out, stem + '.axon'), 'w') as f:
+                f.write(text)
+        else:
+            sys.stdout.write(text)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.exit(main())

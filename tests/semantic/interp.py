@@ -1,0 +1,2888 @@
+#!/usr/bin/env python3
+"""interp.py - a concrete shape interpreter for Axon, written from the
+contract (axon-spec.md sections 1-5) and docs/language.md only.
+
+It shares nothing with axonc: its own lexer, parser and evaluator.  A
+top-level function is run on concrete input shapes; every value is a tensor
+(a concrete shape), a tuple or a function.  Annotations are constraints,
+solved against the concrete shapes by a small constraint solver
+(propagation, then a bounded search).  See README.md for the semantics.
+
+Library use:
+    prog = parse_program(text, filename)
+    out = run_function(prog, name, flat_input_shapes, structure)
+Command line (for debugging):
+    interp.py FILE.axon NAME '[3, 4]' '[4]' ...
+"""
+import math
+import re
+import sys
+
+INT64_MAX = (1 << 63) - 1
+ELEM_TYPES = {'bool', 'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64',
+              'f16', 'bf16', 'f32', 'f64'}
+
+
+# ---------------------------------------------------------------- errors
+
+class AxonSyntaxError(Exception):
+    pass
+
+
+class Reject(Exception):
+    """A definite rejection of the input shapes (or a static error)."""
+
+
+class UndetRank(Exception):
+    """An output whose rank the inputs do not determine."""
+
+
+class GaveUp(Exception):
+    """The solver's search exceeded its budget."""
+
+
+# ---------------------------------------------------------------- lexer
+
+_TOKEN_RE = re.compile(r'''
+    (?P<ws>[ \t\r\n]+)
+  | (?P<lcom>//[^\n]*)
+  | (?P<bcom>/\*)
+  | (?P<float>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?f?|[0-9]+[eE][+-]?[0-9]+f?|[0-9]+f)
+  | (?P<int>[0-9]+)
+  | (?P<id>[A-Za-z_][A-Za-z0-9_']*)
+  | (?P<arrow>->)
+  | (?P<p>[()\[\]{},;:=+\-*/@?])
+''', re.X)
+
+
+def lex(text):
+    toks = []          # (kind, value, offset)
+    i, n = 0, len(text)
+    while i < n:
+        m = _TOKEN_RE.match(text, i)
+        if not m:
+            raise AxonSyntaxError('unexpected character %r at offset %d' % (text[i], i))
+        kind = m.lastgroup
+        if kind == 'bcom':
+            j = text.find('*/', m.end())
+            if j < 0:
+                raise AxonSyntaxError('unterminated comment')
+            i = j + 2
+            continue
+        if kind in ('ws', 'lcom'):
+            i = m.end()
+            continue
+        v = m.group(kind)
+        if kind == 'id':
+            if v in ('fn', 'extern', 'inf'):
+                kind = v
+        elif kind == 'arrow' or kind == 'p':
+            kind = v
+        toks.append((kind, v, i))
+        i = m.end()
+    toks.append(('eof', '', n))
+    return toks
+
+
+# ---------------------------------------------------------------- parser
+#
+# Expressions (tuples):
+#   ('var', name)  ('num', text)  ('opval', op)  ('tuple', [e])
+#   ('call', f, [args])  ('bin', op, a, b)  ('neg', a)
+#   ('fn', params, result_type, stmts, final)   params: [(name, type|None)]
+# Statements: ('let', pattern, expr)  ('ann', name, type, expr)
+# Patterns: ('pname', name)  ('pwild',)  ('ptuple', [p])
+# Types: ('tensor', elem, shape)  ('tuple', [t])  ('fun', [t], t)  ('tvar', name)
+# Shapes: list of atoms ('dims', [d])  ('svar', name)  ('sbc', [shape])
+# Dims: ('int', k)  ('dvar', name)  ('rag',)  ('q',)  ('op', op, a, b)  ('dbc', [d])
+
+class Item(object):
+    __slots__ = ('kind', 'name', 'node', 'start', 'end', 'line')
+
+    def __init__(self, kind, name, node, start, end, line):
+        self.kind, self.name, self.node = kind, name, node
+        self.start, self.end, self.line = start, end, line
+
+
+class Program(object):
+    def __init__(self, text, filename, items):
+        self.text, self.filename, self.items = text, filename, items
+        self.by_name = {}
+        for it in items:
+            self.by_name[it.name] = it
+
+
+class Parser(object):
+    def __init__(self, text):
+        self.toks = lex(text)
+        self.i = 0
+
+    # -- helpers
+    def peek(self, k=0):
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def kind(self, k=0):
+        return self.peek(k)[0]
+
+    def next(self):
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def expect(self, kind):
+        t = self.next()
+        if t[0] != kind:
+            raise AxonSyntaxError('expected %r, found %r at offset %d' % (kind, t[1] or t[0], t[2]))
+        return t
+
+    def accept(self, kind):
+        if self.kind() == kind:
+            return self.next()
+        return None
+
+    # -- program
+    def program(self, text, filename):
+        items = []
+        while self.kind() != 'eof':
+            start = self.peek()[2]
+            if self.kind() == 'extern':
+                self.next()
+                name = self.expect('id')[1]
+                self.expect(':')
+                ty = self.type_()
+                item = ('extern', name, ty)
+            elif self.kind() == 'fn':
+                node = self.lambda_()
+                item = ('main', None, node)
+            else:
+                name = self.expect('id')[1]
+                self.expect('=')
+                item = ('let', name, self.expr())
+            end = self.toks[self.i - 1][2] + len(self.toks[self.i - 1][1])
+            last = self.toks[self.i - 1][0]
+            if not self.accept(';'):
+                if last != '}' and self.kind() != 'eof':
+                    raise AxonSyntaxError("expected ';' after a top-level item at offset %d" % self.peek()[2])
+            items.append(Item(item[0], item[1], item[2], start, end,
+                              text.count('\n', 0, start) + 1))
+        return items
+
+    # -- expressions
+    def expr(self):
+        a = self.term()
+        while self.kind() in ('+', '-'):
+            op = self.next()[0]
+            a = ('bin', op, a, self.term())
+        return a
+
+    def term(self):
+        a = self.unary()
+        while self.kind() in ('*', '/'):
+            op = self.next()[0]
+            a = ('bin', op, a, self.unary())
+        return a
+
+    def unary(self):
+        if self.kind() == '-':
+            self.next()
+            return ('neg', self.unary())
+        return self.postfix()
+
+    def postfix(self):
+        e = self.primary()
+        while self.kind() == '(':
+            self.next()
+            args = []
+            if self.kind() != ')':
+                args.append(self.arg())
+                while self.accept(','):
+                    args.append(self.arg())
+            self.expect(')')
+            e = ('call', e, args)
+        return e
+
+    def arg(self):
+        if self.kind() in ('+', '-', '*', '/') and self.kind(1) in (',', ')'):
+            return ('opval', self.next()[0])
+        return self.expr()
+
+    def primary(self):
+        k = self.kind()
+        if k == 'id':
+            return ('var', self.next()[1])
+        if k in ('int', 'float', 'inf'):
+            return ('num', self.next()[1])
+        if k == 'fn':
+            return self.lambda_()
+        if k == '(':
+            self.next()
+            items = [self.expr()]
+            while self.accept(','):
+                items.append(self.expr())
+            self.expect(')')
+            return items[0] if len(items) == 1 else ('tuple', items)
+        t = self.peek()
+        raise AxonSyntaxError('expected an expression, found %r at offset %d' % (t[1] or t[0], t[2]))
+
+    def exprlist(self):
+        items = [self.expr()]
+        while self.accept(','):
+            items.append(self.expr())
+        return items[0] if len(items) == 1 else ('tuple', items)
+
+    def lambda_(self):
+        self.expect('fn')
+        self.expect('(')
+        params = []
+        if self.kind() != ')':
+            while True:
+                name = self.expect('id')[1]
+                ty = self.type_() if self.accept(':') else None
+                params.append((name, ty))
+                if not self.accept(','):
+                    break
+        self.expect(')')
+        rty = self.type_() if self.accept(':') else None
+        self.expect('{')
+        stmts = []
+        while True:
+            st = self.try_stmt()
+            if st is None:
+                break
+            stmts.append(st)
+        final = self.exprlist()
+        self.accept(';')
+        self.expect('}')
+        return ('fn', params, rty, stmts, final)
+
+    def try_stmt(self):
+        save = self.i
+        if self.kind() == 'id' and self.kind(1) == ':':
+            name = self.next()[1]
+            self.next()
+            ty = self.type_()
+            self.expect('=')
+            e = self.exprlist()
+            self.expect(';')
+            return ('ann', name, ty, e)
+        try:
+            pat = self.pattern()
+            if self.kind() == '=':
+                self.next()
+                e = self.exprlist()
+                self.expect(';')
+                return ('let', pat, e)
+        except AxonSyntaxError:
+            pass
+        self.i = save
+        return None
+
+    def pattern(self):
+        items = [self.patatom()]
+        while self.accept(','):
+            items.append(self.patatom())
+        return items[0] if len(items) == 1 else ('ptuple', items)
+
+    def patatom(self):
+        if self.kind() == 'id':
+            name = self.next()[1]
+            return ('pwild',) if name == '_' else ('pname', name)
+        if self.accept('('):
+            p = self.pattern()
+            self.expect(')')
+            if p[0] != 'ptuple':
+                return p
+            return p
+        raise AxonSyntaxError('expected a pattern')
+
+    # -- types
+    def type_(self):
+        if self.kind() == '(':
+            self.next()
+            items = []
+            if self.kind() != ')':
+                items.append(self.type_())
+                while self.accept(','):
+                    items.append(self.type_())
+            self.expect(')')
+            if self.accept('->'):
+                return ('fun', items, self.type_())
+            if len(items) == 1:
+                return items[0]
+            return ('tuple', items)
+        name = self.expect('id')[1]
+        if self.shape_starts():
+            return ('tensor', name, self.shape())
+        if name in ELEM_TYPES:
+            return ('tensor', name, [])
+        return ('tvar', name)
+
+    def shape_starts(self):
+        k, v = self.kind(), self.peek()[1]
+        return k == '[' or (k == 'id' and v != 'where')
+
+    def shape(self):
+        atoms = [self.satom()]
+        while self.accept('@'):
+            atoms.append(self.satom())
+        return atoms
+
+    def satom(self):
+        if self.accept('['):
+            dims = []
+            if self.kind() != ']':
+                dims.append(self.dim())
+                while self.accept(','):
+                    dims.append(self.dim())
+            self.expect(']')
+            return ('dims', dims)
+        name = self.expect('id')[1]
+        if name == 'broadcast' and self.kind() == '(':
+            self.next()
+            ops = [self.shape()]
+            while self.accept(','):
+                ops.append(self.shape())
+            self.expect(')')
+            return ('sbc', ops)
+        return ('svar', name)
+
+    def dim(self):
+        a = self.dterm()
+        while self.kind() in ('+', '-'):
+            op = self.next()[0]
+            a = ('op', op, a, self.dterm())
+        return a
+
+    def dterm(self):
+        a = self.dprim()
+        while self.kind() in ('*', '/'):
+            op = self.next()[0]
+            a = ('op', op, a, self.dprim())
+        return a
+
+    def dprim(self):
+        k = self.kind()
+        if k == '-':
+            # signatures print a negative leading term as `-f + 4`
+            self.next()
+            return ('op', '-', ('int', 0), self.dprim())
+        if k == 'int':
+            return ('int', int(self.next()[1]))
+        if k == '*':
+            self.next()
+            return ('rag',)
+        if k == '?':
+            self.next()
+            return ('q',)
+        if k == 'id':
+            name = self.next()[1]
+            if name == 'broadcast' and self.kind() == '(':
+                self.next()
+                ops = [self.dim()]
+                while self.accept(','):
+                    ops.append(self.dim())
+                self.expect(')')
+                return ('dbc', ops)
+            return ('dvar', name)
+        if k == '(':
+            self.next()
+            if self.kind() in ('+', '-', '*', '/') and self.kind(1) not in (')', ',', '+', '-', '/'):
+                op = self.next()[0]
+                args = [self.dprim()]
+                while self.kind() != ')':
+                    args.append(self.dprim())
+                self.expect(')')
+                if len(args) < 2:
+                    raise AxonSyntaxError('prefix form needs two operands')
+                d = args[0]
+                for b in args[1:]:
+                    d = ('op', op, d, b)
+                return d
+            d = self.dim()
+            self.expect(')')
+            return d
+        t = self.peek()
+        raise AxonSyntaxError('expected a dimension, found %r at offset %d' % (t[1] or t[0], t[2]))
+
+
+def stem_name(filename):
+    base = filename.replace('\\', '/').rsplit('/', 1)[-1]
+    if base.endswith('.axon'):
+        base = base[:-5]
+    s = re.sub(r'[^A-Za-z0-9_]', '_', base)
+    if not s or s[0].isdigit():
+        s = '_' + s
+    return s
+
+
+def parse_program(text, filename='prog.axon'):
+    p = Parser(text)
+    items = p.program(text, filename)
+    for it in items:
+        if it.kind == 'main':
+            it.name = stem_name(filename)
+    seen = set()
+    for it in items:
+        if it.name in seen:
+            raise AxonSyntaxError('two items named %r' % it.name)
+        seen.add(it.name)
+    return Program(text, filename, items)
+
+
+def parse_type(text):
+    p = Parser(text)
+    t = p.type_()
+    return t, p
+
+
+def parse_signature(line):
+    """'name : T' (an `axonc check` line) -> (name, type, where_text)."""
+    name, _, rest = line.partition(' : ')
+    p = Parser(rest)
+    ty = p.type_()
+    where = ''
+    if p.kind() == 'id' and p.peek()[1] == 'where':
+        where = rest[p.peek()[2] + 5:].strip()
+    elif p.kind() != 'eof':
+        raise AxonSyntaxError('junk after the signature: %r' % rest[p.peek()[2]:])
+    return name.strip(), ty, where
+
+
+def free_names(node, bound=frozenset()):
+    """Names an expression uses that it does not bind (for item dependencies)."""
+    out = set()
+
+    def pat_names(p, acc):
+        if p[0] == 'pname':
+            acc.add(p[1])
+        elif p[0] == 'ptuple':
+            for q in p[1]:
+                pat_names(q, acc)
+
+    def walk(e, b):
+        k = e[0]
+        if k == 'var':
+            if e[1] not in b:
+                out.add(e[1])
+        elif k == 'call':
+            walk(e[1], b)
+            for a in e[2]:
+                walk(a, b)
+        elif k == 'bin':
+            walk(e[2], b)
+            walk(e[3], b)
+        elif k == 'neg':
+            walk(e[1], b)
+        elif k == 'tuple':
+            for a in e[1]:
+                walk(a, b)
+        elif k == 'fn':
+            b = set(b) | {p[0] for p in e[1]}
+            for st in e[3]:
+                walk(st[-1], b)
+                if st[0] == 'let':
+                    pat_names(st[1], b)
+                else:
+                    b.add(st[1])
+            walk(e[4], b)
+    walk(node, set(bound))
+    return out
+
+
+# ---------------------------------------------------------------- dimensions
+#
+# A dimension value is an int (>= 0 for a size), RAG (a ragged axis `*`), or
+# a Sym: a polynomial over two kinds of atoms:
+#   'dN'      a DYN token: a size known only at run time (`?`); a check that
+#             needs its value is UNDECIDABLE;
+#   'v:NAME'  an existential variable of the store (the Solver of the
+#             evaluation): an extern's result variable that no parameter
+#             binds, or the result of broadcasting such a size.  A check on
+#             it becomes a constraint, solved like the annotation names.
+# The solver uses the same polynomials with its variables ('v:NAME') as
+# atoms, so an existential in a value is simply a variable of the solver.
+
+class _Rag(object):
+    __slots__ = ()
+
+    def __repr__(self):
+        return '*'
+
+
+RAG = _Rag()
+
+
+def padd(p, q, sign=1):
+    r = dict(p)
+    for m, c in q.items():
+        v = r.get(m, 0) + sign * c
+        if v:
+            r[m] = v
+        else:
+            r.pop(m, None)
+    return r
+
+
+def pmul(p, q):
+    r = {}
+    for m1, c1 in p.items():
+        for m2, c2 in q.items():
+            m = tuple(sorted(m1 + m2))
+            v = r.get(m, 0) + c1 * c2
+            if v:
+                r[m] = v
+            else:
+                r.pop(m, None)
+    return r
+
+
+def pconst(p):
+    """The int a polynomial is, or None."""
+    if not p:
+        return 0
+    if len(p) == 1 and () in p:
+        return p[()]
+    return None
+
+
+class Sym(object):
+    __slots__ = ('poly', 'key')
+
+    def __init__(self, poly):
+        self.poly = poly
+        self.key = tuple(sorted(poly.items()))
+
+    def __eq__(self, other):
+        return isinstance(other, Sym) and self.key == other.key
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.key)
+
+    def __repr__(self):
+        terms = []
+        for m, c in self.key:
+            terms.append('%s%s' % (c, ''.join('*' + a for a in m)))
+        return 'DYN(' + ' + '.join(terms) + ')'
+
+
+def mk_dim(poly):
+    c = pconst(poly)
+    if c is not None:
+        return c
+    return Sym(poly)
+
+
+def to_poly(v):
+    if isinstance(v, int):
+        return {(): v} if v else {}
+    return v.poly
+
+
+def evars(v):
+    """The names of the existential variables ('v:' atoms) in a value."""
+    out = set()
+    if isinstance(v, Sym):
+        for m in v.poly:
+            for a in m:
+                if a.startswith('v:'):
+                    out.add(a[2:])
+    return out
+
+
+def has_v(v):
+    if isinstance(v, Sym):
+        for m in v.poly:
+            for a in m:
+                if a.startswith('v:'):
+                    return True
+    return False
+
+
+def evar_value(name):
+    return Sym({('v:' + name,): 1})
+
+
+def sym_sign(poly):
+    """+1 if surely > 0, -1 if surely < 0, 0 if surely 0, None if unknown
+    (DYN tokens are sizes >= 0)."""
+    c = poly.get((), 0)
+    others = [v for m, v in poly.items() if m != ()]
+    if not others:
+        return (c > 0) - (c < 0)
+    if all(v > 0 for v in others) and c > 0:
+        return 1
+    if all(v < 0 for v in others) and c < 0:
+        return -1
+    return None
+
+
+def is_nonneg(v):
+    """True/False/None (unknown) for a dimension value being >= 0."""
+    if v is RAG:
+        return True
+    if isinstance(v, int):
+        return v >= 0
+    p = v.poly
+    if p.get((), 0) >= 0 and all(c >= 0 for m, c in p.items() if m != ()):
+        return True
+    if p.get((), 0) < 0 and all(c <= 0 for m, c in p.items() if m != ()):
+        return False
+    return None
+
+
+def dim_eq(a, b):
+    """Exact equality of two dimension values: True, False or None (needs a
+    DYN's value)."""
+    if a is b:
+        return True
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    if a is RAG or b is RAG:
+        if has_v(a) or has_v(b):
+            return None          # an existential may become `*`
+        return False
+    d = padd(to_poly(a), to_poly(b), -1)
+    if not d:
+        return True
+    s = sym_sign(d)
+    if s in (1, -1):
+        return False
+    return None
+
+
+# ---------------------------------------------------------------- values
+
+class Tens(object):
+    __slots__ = ('s',)
+
+    def __init__(self, s):
+        self.s = s
+
+    def __repr__(self):
+        return 'T' + fmt_shape(self.s)
+
+
+class Tup(object):
+    __slots__ = ('items',)
+
+    def __init__(self, items):
+        self.items = items
+
+    def __repr__(self):
+        return '(' + ', '.join(map(repr, self.items)) + ')'
+
+
+class Clo(object):
+    __slots__ = ('node', 'env', 'solver', 'name')
+
+    def __init__(self, node, env, solver, name=None):
+        self.node, self.env, self.solver, self.name = node, env, solver, name
+
+
+class Builtin(object):
+    __slots__ = ('name', 'arity')
+
+    def __init__(self, name, arity):
+        self.name, self.arity = name, arity
+
+
+class ExternFn(object):
+    __slots__ = ('name', 'ty')
+
+    def __init__(self, name, ty):
+        self.name, self.ty = name, ty
+
+
+class Contract(object):
+    """A function value checked against a function type annotation."""
+    __slots__ = ('fn', 'ty', 'solver')
+
+    def __init__(self, fn, ty, solver):
+        self.fn, self.ty, self.solver = fn, ty, solver
+
+
+def fmt_dim(d):
+    if d is RAG:
+        return '*'
+    if isinstance(d, Sym):
+        return '?'
+    return str(d)
+
+
+def fmt_shape(s):
+    return '[' + ', '.join(fmt_dim(d) for d in s) + ']'
+
+
+def is_fun(v):
+    return isinstance(v, (Clo, Builtin, ExternFn, Contract))
+
+
+# ---------------------------------------------------------------- context
+
+class Ctx(object):
+    """One evaluation (one top-level call on one input tuple)."""
+
+    def __init__(self, budget=20000):
+        self.ntok = 0
+        self.nvar = 0
+        self.nscope = 0
+        self.undecidable = None          # reason, once a check needs a DYN's value
+        self.budget = budget
+        self.divtok = {}
+        self.depth = 0
+        # the one constraint store of the evaluation: the annotation names of
+        # every scope (qualified by the scope), the variables of every extern
+        # call, and the existential variables that values mention
+        self.store = Solver(self)
+
+    def fresh_dyn(self):
+        self.ntok += 1
+        return Sym({('d%d' % self.ntok,): 1})
+
+    def fresh_evar(self):
+        """A new existential size (a variable of the store), as a value."""
+        self.nvar += 1
+        return evar_value('%%%d' % self.nvar)
+
+    def resolve(self, v):
+        return self.store.resolve(v)
+
+    def constrain(self, c):
+        """Add a constraint on existential sizes to the store and propagate
+        (a constraint that cannot hold rejects)."""
+        self.store.pending.append(c)
+        self.store.propagate()
+
+    def opaque(self, key):
+        t = self.divtok.get(key)
+        if t is None:
+            t = self.divtok[key] = self.fresh_dyn()
+        return t
+
+    def undec(self, why):
+        if self.undecidable is None:
+            self.undecidable = why
+
+    def check_size(self, v, what):
+        v = self.resolve(v)
+        if isinstance(v, int):
+            if v < 0:
+                raise Reject('%s is negative (%d)' % (what, v))
+            if v > INT64_MAX:
+                raise Reject('%s overflows int64' % what)
+        elif isinstance(v, Sym):
+            nn = is_nonneg(v)
+            if nn is False:
+                raise Reject('%s is negative' % what)
+            if nn is None:
+                if has_v(v):
+                    self.constrain(('size', v))
+                else:
+                    self.undec('%s may be negative' % what)
+
+
+def darith(ctx, op, a, b):
+    if a is RAG or b is RAG:
+        return RAG
+    if isinstance(a, int) and isinstance(b, int):
+        if op == '+':
+            return a + b
+        if op == '-':
+            return a - b
+        if op == '*':
+            return a * b
+        if b == 0:
+            raise Reject('division by zero in a size')
+        return a // b
+    pa, pb = to_poly(a), to_poly(b)
+    if op == '+':
+        return mk_dim(padd(pa, pb))
+    if op == '-':
+        return mk_dim(padd(pa, pb, -1))
+    if op == '*':
+        return mk_dim(pmul(pa, pb))
+    if isinstance(b, int):
+        if b == 0:
+            raise Reject('division by zero in a size')
+        if b > 0 and all(c % b == 0 for c in pa.values()):
+            return mk_dim(dict((m, c // b) for m, c in pa.items()))
+    a, b = ctx.resolve(a), ctx.resolve(b)
+    if has_v(a) or has_v(b):
+        # floor division of an existential size: a new existential r with
+        # r = a / b (only the evaluator gets here: the solver keeps such an
+        # expression open until its variables are bound)
+        r = ctx.fresh_evar()
+        ctx.constrain(('dim', ('op', '/', ('val', a), ('val', b)), r))
+        return r
+    return ctx.opaque(('/', Sym(pa).key if isinstance(a, Sym) else a,
+                       Sym(pb).key if isinstance(b, Sym) else b))
+
+
+def eqc(a, b):
+    """The constraint a = b between two values, the side with existentials
+    as the expression (a ragged target binds an existential to `*`)."""
+    if not has_v(a) and has_v(b):
+        a, b = b, a
+    return ('dim', ('val', a), b)
+
+
+def surely_not_one(v):
+    """A value without existentials that cannot be 1."""
+    if v is RAG:
+        return True
+    if isinstance(v, int):
+        return v != 1
+    return sym_sign(padd(v.poly, {(): 1}, -1)) in (1, -1)
+
+
+def bcast_dim(ctx, a, b):
+    if a is b:
+        return a
+    if isinstance(a, int) and isinstance(b, int):
+        if a == b or b == 1:
+            return a
+        if a == 1:
+            return b
+        raise Reject('cannot broadcast %d with %d' % (a, b))
+    a, b = ctx.resolve(a), ctx.resolve(b)
+    if isinstance(a, int) and isinstance(b, int):
+        return bcast_dim(ctx, a, b)
+    if a == 1:
+        return b
+    if b == 1:
+        return a
+    if has_v(a) or has_v(b):
+        # an existential size: the broadcast is a constraint on it
+        if dim_eq(a, b) is True:
+            return a
+        r = None
+        for x in (a, b):
+            if not has_v(x) and surely_not_one(x):
+                r = x           # the other one is 1 or x
+        if r is None:
+            r = ctx.fresh_evar()
+        ctx.constrain(('bc', a, b, r))
+        return r
+    if a is RAG or b is RAG:
+        other = b if a is RAG else a
+        if other is RAG:
+            return RAG
+        if isinstance(other, int):
+            raise Reject('cannot broadcast * with %d' % other)
+        ctx.undec('broadcast of * with a run-time size')
+        return RAG
+    e = dim_eq(a, b)
+    if e:
+        return a
+    if isinstance(a, Sym) and isinstance(b, Sym):
+        ctx.undec('broadcast of two run-time sizes')
+        return ctx.opaque(('bc', a.key, b.key))
+    if e is False:
+        # two different sizes, one of them a DYN that is surely not 1? we
+        # cannot know; it could be 1.
+        pass
+    ctx.undec('broadcast of a run-time size with %s' % fmt_dim(b if isinstance(a, Sym) else a))
+    return b if isinstance(a, Sym) else a
+
+
+def bcast_shapes(ctx, s1, s2):
+    n = max(len(s1), len(s2))
+    a = (1,) * (n - len(s1)) + tuple(s1)
+    b = (1,) * (n - len(s2)) + tuple(s2)
+    # pad with a marker that broadcasts as "absent"
+    out = []
+    for i in range(n):
+        if i < n - len(s1):
+            out.append(b[i])
+        elif i < n - len(s2):
+            out.append(a[i])
+        else:
+            out.append(bcast_dim(ctx, a[i], b[i]))
+    return tuple(out)
+
+
+def eq_check(ctx, a, b, what):
+    a, b = ctx.resolve(a), ctx.resolve(b)
+    e = dim_eq(a, b)
+    if e is False:
+        raise Reject('%s: %s is not %s' % (what, fmt_dim(a), fmt_dim(b)))
+    if e is None:
+        if has_v(a) or has_v(b):
+            try:
+                ctx.constrain(eqc(a, b))
+            except Reject as ex:
+                raise Reject('%s: %s' % (what, ex))
+        else:
+            ctx.undec('%s needs a run-time size' % what)
+
+
+def shapes_equal(ctx, s1, s2, what):
+    if len(s1) != len(s2):
+        raise Reject('%s: rank %d is not %d' % (what, len(s1), len(s2)))
+    for a, b in zip(s1, s2):
+        eq_check(ctx, a, b, what)
+
+
+def values_equal(ctx, v1, v2, what):
+    if isinstance(v1, Tens) and isinstance(v2, Tens):
+        shapes_equal(ctx, v1.s, v2.s, what)
+    elif isinstance(v1, Tup) and isinstance(v2, Tup):
+        if len(v1.items) != len(v2.items):
+            raise Reject('%s: tuples of different lengths' % what)
+        for a, b in zip(v1.items, v2.items):
+            values_equal(ctx, a, b, what)
+    elif is_fun(v1) and is_fun(v2):
+        pass
+    else:
+        raise Reject('%s: different kinds of values' % what)
+
+
+# ---------------------------------------------------------------- solver
+
+def dim_vars(d, acc):
+    k = d[0]
+    if k == 'dvar':
+        acc.add(d[1])
+    elif k == 'op':
+        dim_vars(d[2], acc)
+        dim_vars(d[3], acc)
+    elif k == 'dbc':
+        for x in d[1]:
+            dim_vars(x, acc)
+
+
+def shape_vars(atoms, dacc, sacc):
+    for a in atoms:
+        if a[0] == 'dims':
+            for d in a[1]:
+                dim_vars(d, dacc)
+        elif a[0] == 'svar':
+            sacc.add(a[1])
+        else:
+            for op in a[1]:
+                shape_vars(op, dacc, sacc)
+
+
+class NotBound(Exception):
+    pass
+
+
+class Solver(object):
+    """The constraint store of one evaluation (ctx.store; clones of it in a
+    search): dimension and shape variables and the constraints not yet
+    decided.  Its variables are the annotation names of every scope (a Scope
+    qualifies them: 'a3.n'), the variables of every extern call ('x4.k'),
+    and the existential sizes that values mention ('%5'); a value refers to
+    a variable NAME through the atom 'v:NAME'.  Constraints:
+      ('dim', expr, target)      an annotation dimension (an AST, with
+                                 ('val', value) leaves) equals a value
+      ('shape', items, target)   an annotation shape against a shape
+      ('bc', a, b, r)            broadcast(a, b) = r (values)
+      ('size', v)                0 <= v <= INT64_MAX (a value)"""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.dims = {}
+        self.shapes = {}
+        self.pending = []
+        self.undec = None       # set in search branches instead of ctx
+        self.truncated = False  # a search enumerated a capped range
+
+    def clone(self):
+        s = Solver.__new__(Solver)
+        s.ctx = self.ctx
+        s.dims = dict(self.dims)
+        s.shapes = dict(self.shapes)
+        s.pending = list(self.pending)
+        s.undec = self.undec
+        s.truncated = False
+        return s
+
+    def mark_undec(self, why):
+        if self.undec is None:
+            self.undec = why
+
+    # -- values with variables
+    def resolve(self, v):
+        """v with its bound variables replaced by their values."""
+        if not isinstance(v, Sym):
+            return v
+        dims = self.dims
+        hit = False
+        for m in v.poly:
+            for a in m:
+                if a.startswith('v:') and a[2:] in dims:
+                    hit = True
+                    break
+            if hit:
+                break
+        if not hit:
+            return v
+        out = {}
+        for m, c in v.poly.items():
+            term = {(): c}
+            for a in m:
+                if a.startswith('v:') and a[2:] in dims:
+                    x = self.resolve(dims[a[2:]])
+                    if x is RAG:
+                        return RAG
+                    term = pmul(term, to_poly(x))
+                else:
+                    term = pmul(term, {(a,): 1})
+            out = padd(out, term)
+        return mk_dim(out)
+
+    def open_vars(self, v, acc):
+        """Add the unbound variables that value v mentions."""
+        acc.update(evars(self.resolve(v)))
+
+    def dim_free(self, d, acc):
+        """The unbound variables of an annotation dimension (through the
+        values of its bound variables)."""
+        k = d[0]
+        if k == 'dvar':
+            v = self.dims.get(d[1])
+            if v is None:
+                acc.add(d[1])
+            else:
+                self.open_vars(v, acc)
+        elif k == 'val':
+            self.open_vars(d[1], acc)
+        elif k == 'op':
+            self.dim_free(d[2], acc)
+            self.dim_free(d[3], acc)
+        elif k == 'dbc':
+            for x in d[1]:
+                self.dim_free(x, acc)
+        return acc
+
+    # -- evaluation of annotation dimensions and shapes
+    def eval_dim(self, d):
+        """The value of an annotation dimension.  NotBound if a variable is
+        unbound, or if an existential that is still open sits under a
+        division or a broadcast."""
+        k = d[0]
+        if k == 'int':
+            return d[1]
+        if k == 'dvar':
+            v = self.dims.get(d[1])
+            if v is None:
+                raise NotBound(d[1])
+            return self.resolve(v)
+        if k == 'val':
+            return self.resolve(d[1])
+        if k == 'rag':
+            return RAG
+        if k == 'q':
+            raise NotBound('?')
+        if k == 'op':
+            a, b = self.eval_dim(d[2]), self.eval_dim(d[3])
+            if d[1] == '/' and (has_v(a) or has_v(b)):
+                raise NotBound('an existential under a division')
+            return darith(self.ctx, d[1], a, b)
+        # broadcast of dimensions
+        vals = [self.eval_dim(x) for x in d[1]]
+        r = vals[0]
+        for v in vals[1:]:
+            r = self.bcast_dim(r, v)
+        return r
+
+    def bcast_dim(self, a, b):
+        a, b = self.resolve(a), self.resolve(b)
+        if has_v(a) or has_v(b):
+            if a == 1:
+                return b
+            if b == 1:
+                return a
+            if dim_eq(a, b) is True:
+                return a
+            raise NotBound('an existential under a broadcast')
+        saved = self.ctx.undecidable
+        self.ctx.undecidable = None
+        try:
+            r = bcast_dim(self.ctx, a, b)
+        finally:
+            u = self.ctx.undecidable
+            self.ctx.undecidable = saved
+        if u:
+            self.mark_undec(u)
+        return r
+
+    def eval_shape(self, atoms):
+        out = []
+        for a in atoms:
+            if a[0] == 'dims':
+                for d in a[1]:
+                    out.append(self.eval_dim(d))
+            elif a[0] == 'svar':
+                v = self.shapes.get(a[1])
+                if v is None:
+                    raise NotBound(a[1])
+                out.extend(self.resolve(x) for x in v)
+            else:
+                ops = [self.eval_shape(x) for x in a[1]]
+                r = ops[0]
+                for s in ops[1:]:
+                    r = self.bcast_shapes(r, s)
+                out.extend(r)
+        return tuple(out)
+
+    def bcast_shapes(self, s1, s2):
+        n = max(len(s1), len(s2))
+        out = []
+        for i in range(n):
+            j1, j2 = i - (n - len(s1)), i - (n - len(s2))
+            if j1 < 0:
+                out.append(s2[j2])
+            elif j2 < 0:
+                out.append(s1[j1])
+            else:
+                out.append(self.bcast_dim(s1[j1], s2[j2]))
+        return tuple(out)
+
+    # -- adding constraints
+    def add_shape(self, atoms, target):
+        """atoms: qualified by a Scope (no `?` left)."""
+        items = []
+        for a in atoms:
+            if a[0] == 'dims':
+                items.extend(('d', d) for d in a[1])
+            elif a[0] == 'svar':
+                items.append(('s', a[1]))
+            else:
+                items.append(('b', a))
+        self.pending.append(('shape', tuple(items), tuple(target)))
+
+    def bind_dim(self, name, v):
+        if isinstance(v, int) and v > INT64_MAX:
+            raise Reject('size %s overflows int64' % name)
+        self.dims[name] = v
+
+    # -- propagation
+    def propagate(self):
+        changed = True
+        while changed:
+            changed = False
+            keep = []
+            pend = self.pending
+            self.pending = []
+            for c in pend:
+                self.ctx.budget -= 1
+                if self.ctx.budget < 0:
+                    raise GaveUp('solver budget')
+                r = self.process(c)
+                if r is not c:
+                    changed = True
+                if r is not None:
+                    keep.append(r)
+            # process() may have added constraints
+            if self.pending:
+                changed = True
+            self.pending = keep + self.pending
+        return self
+
+    def process(self, c):
+        """None: decided (satisfied, or dropped as undecidable); c itself:
+        no progress; another constraint: progress.  Raises Reject when it
+        cannot hold."""
+        k = c[0]
+        if k == 'dim':
+            r = self.process_dim(c)
+        elif k == 'shape':
+            r = self.process_shape(c)
+        elif k == 'bc':
+            r = self.process_bc(c)
+        else:
+            r = self.process_size(c)
+        if r is not None and r is not c and r == c:
+            return c
+        return r
+
+    def process_shape(self, c):
+        _, items0, target = c
+        items = []
+        for it in items0:
+            k = it[0]
+            if k == 's':
+                v = self.shapes.get(it[1])
+                if v is None:
+                    items.append(it)
+                else:
+                    items.extend(('c', x) for x in v)
+            elif k == 'b':
+                try:
+                    v = self.eval_shape([it[1]])
+                except NotBound:
+                    items.append(it)
+                else:
+                    items.extend(('c', x) for x in v)
+            else:
+                items.append(it)
+        nopen = sum(1 for it in items if it[0] in ('s', 'b'))
+        if not nopen:
+            if len(items) != len(target):
+                raise Reject('rank %d does not match the annotation (rank %d)' % (len(target), len(items)))
+            for it, t in zip(items, target):
+                self.match_item(it, t)
+            return None
+        if len(items) - nopen > len(target):
+            raise Reject('rank %d is too small for the annotation' % len(target))
+        i, j = 0, len(items)
+        ti, tj = 0, len(target)
+        while items[i][0] in ('d', 'c'):
+            self.match_item(items[i], target[ti])
+            i += 1
+            ti += 1
+        while items[j - 1][0] in ('d', 'c'):
+            self.match_item(items[j - 1], target[tj - 1])
+            j -= 1
+            tj -= 1
+        mid, mt = tuple(items[i:j]), tuple(target[ti:tj])
+        names = set(it[1] for it in mid if it[0] == 's')
+        if len(names) == 1 and not any(it[0] == 'b' for it in mid):
+            name = names.pop()
+            k = sum(1 for it in mid if it[0] == 's')
+            r, rem = divmod(len(mt) - (len(mid) - k), k)
+            if rem or r < 0:
+                raise Reject('rank %d cannot be split for the annotation' % len(target))
+            self.shapes[name] = mt[:r]          # mid[0] is its first occurrence
+            return ('shape', mid, mt)
+        return ('shape', mid, mt)
+
+    def match_item(self, it, t):
+        if it[0] == 'c':
+            x, t = self.resolve(it[1]), self.resolve(t)
+            e = dim_eq(x, t)
+            if e is False:
+                raise Reject('size %s does not match %s' % (fmt_dim(t), fmt_dim(x)))
+            if e is None:
+                if has_v(x) or has_v(t):
+                    self.pending.append(eqc(x, t))
+                else:
+                    self.mark_undec('size compared with a run-time size')
+        else:
+            self.pending.append(('dim', it[1], t))
+
+    def process_bc(self, c):
+        """broadcast(a, b) = r, with an existential among a, b."""
+        a, b, r = self.resolve(c[1]), self.resolve(c[2]), self.resolve(c[3])
+        if not has_v(a) and not has_v(b):
+            return eqc(self.bcast_dim(a, b), r)
+        if a == 1:
+            return eqc(b, r)
+        if b == 1:
+            return eqc(a, r)
+        if dim_eq(a, b) is True:
+            return eqc(a, r)
+        if r == 1:
+            # only 1 with 1 gives 1
+            self.pending.append(eqc(a, 1))
+            return eqc(b, 1)
+        for x in (a, b):
+            if not has_v(x) and surely_not_one(x):
+                # y is 1 or x, and the broadcast is x
+                if r is not x and dim_eq(x, r) is not True:
+                    self.pending.append(eqc(x, r))
+                    r = x
+                break
+        n = ('bc', a, b, r)
+        return c if n == c else n
+
+    def process_size(self, c):
+        """0 <= v <= INT64_MAX for a size computed from an existential."""
+        v = self.resolve(c[1])
+        if v is RAG:
+            return None
+        if isinstance(v, int):
+            if v < 0:
+                raise Reject('a size is negative (%d)' % v)
+            if v > INT64_MAX:
+                raise Reject('a size overflows int64')
+            return None
+        nn = is_nonneg(v)
+        if nn is False:
+            raise Reject('a size is negative')
+        if nn is True:
+            return None
+        if not has_v(v):
+            self.mark_undec('a size may be negative')
+            return None
+        n = ('size', v)
+        return c if n == c else n
+
+    def process_dim(self, c):
+        d, target = c[1], self.resolve(c[2])
+        if d[0] == 'q':
+            return None
+        if d[0] == 'dvar' and d[1] not in self.dims and d[1] not in evars(target):
+            if isinstance(target, int) and target < 0:
+                raise Reject('negative size')
+            self.bind_dim(d[1], target)
+            return None
+        fv = self.dim_free(d, set())
+        fv.update(evars(target))
+        free = sorted(fv)
+        if not free:
+            try:
+                v = self.eval_dim(d)
+            except Reject:
+                raise
+            e = dim_eq(v, target)
+            if e is False:
+                raise Reject('size %s, expected %s' % (fmt_dim(target), fmt_dim(v)))
+            if e is None:
+                self.mark_undec('a size compared with a run-time size')
+            return None
+        if target is RAG:
+            if len(free) == 1:
+                # arithmetic with * gives *: see whether the rest is ragged
+                self.dims[free[0]] = 0
+                try:
+                    v = self.eval_dim(d)
+                except Reject:
+                    v = None
+                del self.dims[free[0]]
+                if v is RAG:
+                    return None
+                self.dims[free[0]] = RAG
+                return None
+            return c
+        poly = self.to_vpoly(d)
+        if poly == 'rag':
+            raise Reject('a ragged size against %s' % fmt_dim(target))
+        if poly is None:
+            if len(free) == 1 and isinstance(target, int):
+                return self.solve_nonpoly(c, free[0], target)
+            if not isinstance(target, int) and len(free) == 1 and not has_v(target):
+                self.mark_undec('a run-time size in a non-linear annotation')
+                return None
+            return c
+        diff = padd(poly, to_poly(target), -1)
+        vatoms = set()
+        for m in diff:
+            for a in m:
+                if a.startswith('v:'):
+                    vatoms.add(a)
+        if not vatoms:
+            # the free variables cancelled out
+            s = sym_sign(diff)
+            if s == 0:
+                return None
+            if s is not None:
+                raise Reject('no size satisfies the annotation')
+            self.mark_undec('a size equation with run-time sizes')
+            return None
+        if len(vatoms) > 1:
+            # linear in a variable x with coefficient +-1, the rest a sum
+            # that is surely >= 0: x is that sum (`h + 1 = k` binds k)
+            for x in sorted(vatoms):
+                if diff.get((x,)) not in (1, -1):
+                    continue
+                if any(x in m for m in diff if m != (x,)):
+                    continue
+                cf = diff[(x,)]
+                sol = dict((m, -v * cf) for m, v in diff.items() if m != (x,))
+                if is_nonneg(mk_dim(sol)) is True:
+                    self.bind_dim(x[2:], mk_dim(sol))
+                    return None
+            return c
+        x = vatoms.pop()
+        name = x[2:]
+        # split diff into coefficient polynomials by the power of x
+        coef = {}
+        for m, cf in diff.items():
+            k = m.count(x)
+            rest = tuple(a for a in m if a != x)
+            coef.setdefault(k, {})
+            coef[k] = padd(coef[k], {rest: cf})
+        deg = max(coef)
+        dyn = any(m for k, p in coef.items() for m in p if m)
+        if deg == 1 and not any(m for m in coef[1]):
+            a = pconst(coef[1])
+            b = coef.get(0, {})
+            if dyn:
+                if not all(cf % a == 0 for cf in b.values()):
+                    self.mark_undec('a run-time size not known to be divisible')
+                    return None
+                sol = dict((m, -cf // a) for m, cf in b.items())
+                nn = is_nonneg(mk_dim(sol) if sol else 0)
+                if nn is True:
+                    self.bind_dim(name, mk_dim(sol))
+                    return None
+                if nn is False:
+                    raise Reject('the annotation needs a negative size')
+                self.mark_undec('a size solved from a run-time size may be negative')
+                return None
+            b = pconst(b)
+            q, r = divmod(-b, a)
+            if r:
+                raise Reject('size not divisible (%s)' % name)
+            if q < 0:
+                raise Reject('the annotation needs a negative size (%s = %d)' % (name, q))
+            self.bind_dim(name, q)
+            return None
+        if dyn:
+            if deg == 1 and not coef.get(0):
+                # x * A = 0 with a run-time A: x = 0 fits whatever A is
+                # (`[k * m]` against 0 with m a DYN); another x needs A = 0
+                return ('dim', d, target, ('cands', name, [0, 1]))
+            self.mark_undec('a non-linear equation with a run-time size')
+            return None
+        cs = [pconst(coef.get(k, {})) for k in range(deg + 1)]
+        roots = int_roots(cs)
+        if roots is None:
+            raise GaveUp('polynomial roots')
+        if not roots:
+            raise Reject('no size satisfies %s' % name)
+        if len(roots) == 1:
+            self.bind_dim(name, roots[0])
+            return None
+        return ('dim', d, target, ('cands', name, roots))
+
+    def to_vpoly(self, d):
+        """The polynomial of d over free variables ('v:NAME') and DYN
+        tokens; None if a free variable is under a division or a
+        broadcast; 'rag' if the value is ragged."""
+        k = d[0]
+        if k == 'int':
+            return {(): d[1]} if d[1] else {}
+        if k == 'dvar':
+            v = self.dims.get(d[1])
+            if v is None:
+                return {('v:' + d[1],): 1}
+            v = self.resolve(v)
+            if v is RAG:
+                return 'rag'
+            return to_poly(v)
+        if k == 'val':
+            v = self.resolve(d[1])
+            if v is RAG:
+                return 'rag'
+            return to_poly(v)
+        if k == 'rag':
+            return 'rag'
+        if k == 'op':
+            a = self.to_vpoly(d[2])
+            b = self.to_vpoly(d[3])
+            if a == 'rag' or b == 'rag':
+                return 'rag'
+            if a is None or b is None:
+                return None
+            if d[1] == '+':
+                return padd(a, b)
+            if d[1] == '-':
+                return padd(a, b, -1)
+            if d[1] == '*':
+                return pmul(a, b)
+            if any(x.startswith('v:') for m in list(a) + list(b) for x in m):
+                return None
+            return to_poly(darith(self.ctx, '/', mk_dim(a), mk_dim(b)))
+        if k == 'dbc':
+            try:
+                v = self.eval_dim(d)
+            except NotBound:
+                return None
+            return 'rag' if v is RAG else to_poly(v)
+        return None
+
+    def solve_nonpoly(self, c, name, target):
+        def f(x):
+            self.dims[name] = x
+            try:
+                return self.eval_dim(c[1])
+            except Reject:
+                return None
+            finally:
+                del self.dims[name]
+        mono = self.monotone(c[1], name)
+        roots = None
+        if mono == 1:
+            roots = monotone_roots(f, target)
+        elif mono == -1:
+            roots = monotone_roots(lambda x: None if f(x) is None else -f(x), -target)
+        if roots is None:
+            roots = [x for x in range(0, 2048) if f(x) == target]
+            if not roots:
+                raise GaveUp('non-monotone size equation')
+        if not roots:
+            raise Reject('no size satisfies %s' % name)
+        if len(roots) == 1:
+            self.bind_dim(name, roots[0])
+            return None
+        return ('dim', c[1], target, ('cands', name, roots))
+
+    def monotone(self, d, name):
+        """+1 nondecreasing, -1 nonincreasing, 0 constant, None unknown (in
+        the variable `name`, the others bound)."""
+        k = d[0]
+        if k == 'int' or k == 'rag':
+            return 0
+        if k == 'dvar' and d[1] == name:
+            return 1
+        if k == 'dvar' or k == 'val':
+            v = self.dims.get(d[1]) if k == 'dvar' else d[1]
+            return poly_monotone(to_poly(v) if isinstance(v, (int, Sym)) else {},
+                                 'v:' + name)
+        if k == 'op':
+            a, b = self.monotone(d[2], name), self.monotone(d[3], name)
+            if a is None or b is None:
+                return None
+            op = d[1]
+            if op == '-':
+                b = -b
+                op = '+'
+            if op == '+':
+                if a == 0:
+                    return b
+                if b == 0 or a == b:
+                    return a
+                return None
+            if op == '*':
+                if a != 0 and b != 0:
+                    return None
+                var_side, const_side = (d[2], d[3]) if a != 0 else (d[3], d[2])
+                m = a or b
+                if m == 0:
+                    return 0
+                try:
+                    cv = self.eval_dim(const_side)
+                except (NotBound, Reject):
+                    return None
+                if not isinstance(cv, int):
+                    return None
+                return m if cv > 0 else (0 if cv == 0 else -m)
+            if op == '/':
+                if b != 0:
+                    return None
+                try:
+                    cv = self.eval_dim(d[3])
+                except (NotBound, Reject):
+                    return None
+                if not isinstance(cv, int) or cv == 0:
+                    return None
+                return a if cv > 0 else -a
+        return None
+
+    # -- search
+    def free_in(self, c):
+        """The unbound variables of a constraint: [('d', name) | ('s', name)]."""
+        k = c[0]
+        if k == 'dim':
+            fv = self.dim_free(c[1], set())
+            self.open_vars(c[2], fv)
+            return [('d', v) for v in sorted(fv)]
+        if k == 'bc':
+            fv = set()
+            for x in c[1:4]:
+                self.open_vars(x, fv)
+            return [('d', v) for v in sorted(fv)]
+        if k == 'size':
+            return [('d', v) for v in sorted(evars(self.resolve(c[1])))]
+        out = []
+        for it in c[1]:
+            if it[0] == 's':
+                if it[1] not in self.shapes:
+                    out.append(('s', it[1]))
+            elif it[0] == 'd':
+                fv = self.dim_free(it[1], set())
+                out.extend(('d', v) for v in sorted(fv))
+            elif it[0] == 'c':
+                out.extend(('d', v) for v in sorted(evars(self.resolve(it[1]))))
+            elif it[0] == 'b':
+                dv, sv = set(), set()
+                shape_vars([it[1]], dv, sv)
+                fv = set()
+                for v in dv:
+                    self.dim_free(('dvar', v), fv)
+                for v in sv:
+                    if v in self.shapes:
+                        for x in self.shapes[v]:
+                            self.open_vars(x, fv)
+                out.extend(('d', v) for v in sorted(fv))
+                out.extend(('s', v) for v in sorted(sv) if v not in self.shapes)
+        fv = set()
+        for t in c[2]:
+            self.open_vars(t, fv)
+        out.extend(('d', v) for v in sorted(fv))
+        return out
+
+    def values_of(self, c):
+        """The values a constraint compares with (for the search's range)."""
+        k = c[0]
+        if k == 'dim':
+            return [c[2]]
+        if k == 'shape':
+            return list(c[2]) + [it[1] for it in c[1] if it[0] == 'c']
+        if k == 'bc':
+            return list(c[1:4])
+        return [c[1]]
+
+    def candidates(self):
+        """(kind, name, values) for a variable to branch on."""
+        best = None
+        bound = 2
+        ragged = False
+        syms = []
+        ints = set()
+        for c in self.pending:
+            targets = [self.resolve(t) for t in self.values_of(c)]
+            total = 0
+            for t in targets:
+                if isinstance(t, int):
+                    total += abs(t)
+                    ints.add(t)
+                elif t is RAG:
+                    ragged = True
+                else:
+                    if has_v(t):
+                        # the constants of a sum of existentials count
+                        total += sum(abs(cf) for cf in t.poly.values())
+                        cst = t.poly.get((), 0)
+                        if cst:
+                            ints.add(abs(cst))
+                    elif t not in syms:
+                        syms.append(t)
+            # the constants of the expressions count too: d + 2 - l - p = 3
+            # with p = 6 needs d = 7 + l
+            if c[0] == 'dim':
+                total += self.const_weight(c[1])
+            elif c[0] == 'shape':
+                total += sum(self.const_weight(it[1]) for it in c[1] if it[0] == 'd')
+            bound = max(bound, total + 2)
+            if c[0] == 'dim' and len(c) > 3:
+                _, name, roots = c[3]
+                if name not in self.dims:
+                    if best is None or len(roots) < len(best[2]):
+                        best = ('d', name, roots[:64])
+            if c[0] == 'bc':
+                # an open operand of a broadcast with a known result r is 1
+                # or r: for an operand a * x + b, the x that make it so
+                a, b, r = targets
+                if isinstance(r, int):
+                    for x in (a, b):
+                        lin = linear_in_one(x)
+                        if lin is None:
+                            continue
+                        name, ca, cb = lin
+                        vals = []
+                        for want in ([1] if r == 1 else [1, r]):
+                            q, rem = divmod(want - cb, ca)
+                            if not rem and q >= 0 and q not in vals:
+                                vals.append(q)
+                        if best is None or len(vals) < len(best[2]):
+                            best = ('d', name, vals)
+        if best is not None:
+            return best
+        if bound > 64:
+            self.truncated = True
+            bound = 64
+        for c in self.pending:
+            if c[0] == 'shape':
+                items, target = c[1], c[2]
+                first = items[0]
+                if first[0] == 's' and first[1] not in self.shapes:
+                    nfixed = sum(1 for it in items if it[0] in ('d', 'c'))
+                    vals = [tuple(target[:r]) for r in range(0, len(target) - nfixed + 1)]
+                    return ('s', first[1], vals)
+        for c in self.pending:
+            for kind, name in self.free_in(c):
+                if kind == 'd':
+                    vals = list(range(0, bound + 1))
+                    vals.extend(sorted(x for x in ints if x > bound))
+                    if ragged:
+                        vals.append(RAG)
+                    vals.extend(syms)
+                    return ('d', name, vals)
+        for c in self.pending:
+            for kind, name in self.free_in(c):
+                if kind == 's':
+                    raise GaveUp('a shape variable only inside broadcast()')
+        return None
+
+    def const_weight(self, d):
+        """The sum of the absolute values of the integers in d (bound
+        variables included)."""
+        k = d[0]
+        if k == 'int':
+            return abs(d[1])
+        if k == 'dvar' or k == 'val':
+            v = self.resolve(self.dims.get(d[1]) if k == 'dvar' else d[1])
+            if isinstance(v, int):
+                return abs(v)
+            if isinstance(v, Sym):
+                return abs(v.poly.get((), 0))
+            return 0
+        if k == 'op':
+            return self.const_weight(d[2]) + self.const_weight(d[3])
+        if k == 'dbc':
+            return sum(self.const_weight(x) for x in d[1])
+        return 0
+
+    def search(self, want=None, limit=2):
+        """Decide the open constraints.  Returns (verdict, values) where
+        verdict is 'sat', 'undec' or 'unsat'; with want (variable names),
+        values maps each to the set of values it takes in the solutions
+        found (stopping once each has `limit` values)."""
+        found = {}
+        if want:
+            for w in want:
+                found[w] = set()
+        state = {'sat': False, 'undec': False}
+
+        def rec(s):
+            """True: stop searching."""
+            s.ctx.budget -= 1
+            if s.ctx.budget < 0:
+                raise GaveUp('search budget')
+            try:
+                s.propagate()
+            except Reject:
+                return False
+            if not s.pending:
+                if s.undec:
+                    state['undec'] = True
+                else:
+                    state['sat'] = True
+                if want:
+                    for w in want:
+                        kind, name = w
+                        if kind in ('d', 'e'):
+                            v = s.dims.get(name) if kind == 'd' else name
+                            v = None if v is None else s.resolve(v)
+                            if has_v(v):
+                                # still a function of free variables
+                                found[w].update((('free', 1), ('free', 2)))
+                                continue
+                        else:
+                            v = s.shapes.get(name)
+                            if v is not None:
+                                v = tuple(s.resolve(x) for x in v)
+                                if any(has_v(x) for x in v):
+                                    found[w].update((('free', 1), ('free', 2)))
+                                    continue
+                        found[w].add(v)
+                    return all(len(v) >= limit for v in found.values())
+                return state['sat']
+            cand = s.candidates()
+            if cand is None:
+                raise GaveUp('no variable to branch on')
+            if s.truncated:
+                state['truncated'] = True
+            kind, name, vals = cand
+            for v in vals:
+                t = s.clone()
+                if kind == 'd':
+                    t.dims[name] = v
+                else:
+                    t.shapes[name] = v
+                if rec(t):
+                    return True
+            return False
+
+        rec(self.clone())
+        self.truncated = bool(state.get('truncated'))
+        if state['sat']:
+            verdict = 'sat'
+        elif state['undec']:
+            verdict = 'undec'
+        elif state.get('truncated'):
+            raise GaveUp('no solution among the sizes up to 64')
+        else:
+            verdict = 'unsat'
+        return verdict, found
+
+    def components(self):
+        """The pending constraints in groups that share no variable (each
+        searched on its own), as [(constraints, variables)]."""
+        parent = {}
+
+        def find(x):
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+        cvars = []
+        for i, c in enumerate(self.pending):
+            key = ('#', i)
+            parent[key] = key
+            vs = self.free_in(c)
+            cvars.append(vs)
+            for v in vs:
+                if v not in parent:
+                    parent[v] = v
+                ra, rb = find(key), find(v)
+                if ra != rb:
+                    parent[ra] = rb
+        groups = {}
+        order = []
+        for i, c in enumerate(self.pending):
+            r = find(('#', i))
+            if r not in groups:
+                groups[r] = ([], set())
+                order.append(r)
+            groups[r][0].append(c)
+            groups[r][1].update(cvars[i])
+        return [groups[r] for r in order]
+
+    def sub(self, cons):
+        """A clone holding only the constraints cons."""
+        t = self.clone()
+        t.pending = list(cons)
+        t.undec = None
+        return t
+
+    def finish(self):
+        """Decide everything still open (at the end of an evaluation)."""
+        self.propagate()
+        if self.undec:
+            self.ctx.undec(self.undec)
+        if not self.pending:
+            return
+        for cons, _ in self.components():
+            verdict, _ = self.sub(cons).search()
+            if verdict == 'unsat':
+                raise Reject('no assignment of the annotation sizes fits')
+            if verdict == 'undec':
+                self.ctx.undec('the annotations need run-time sizes')
+
+    def determine(self, values):
+        """For each value (a size with open variables) of `values`: the one
+        value it takes in every solution of the open constraints, if it is
+        so determined.  Returns {value: its value}; a variable so determined
+        is bound."""
+        out = {}
+        comps = self.components()
+        where = {}
+        for i, (cons, vs) in enumerate(comps):
+            for v in vs:
+                where[v] = i
+        for val in values:
+            vs = evars(self.resolve(val))
+            idx = set()
+            loose = False
+            for v in vs:
+                if ('d', v) in where:
+                    idx.add(where[('d', v)])
+                else:
+                    loose = True        # in no constraint: anything fits
+            if loose or not idx:
+                continue
+            cons = []
+            for i in sorted(idx):
+                cons.extend(comps[i][0])
+            t = self.sub(cons)
+            w = ('e', val)
+            verdict, found = t.search(want=[w], limit=2)
+            if verdict != 'sat' or t.truncated or len(found[w]) != 1:
+                continue
+            x = next(iter(found[w]))
+            if x is None or isinstance(x, tuple):
+                continue
+            out[val] = x
+            if len(vs) == 1 and val == evar_value(next(iter(vs))):
+                self.bind_dim(next(iter(vs)), x)
+        return out
+
+
+def linear_in_one(v):
+    """(name, a, b) if value v is a * x + b with x its only atom, a
+    variable; else None."""
+    if not isinstance(v, Sym):
+        return None
+    atoms = set(a for m in v.poly for a in m)
+    if len(atoms) != 1:
+        return None
+    x = atoms.pop()
+    if not x.startswith('v:') or any(m not in ((), (x,)) for m in v.poly):
+        return None
+    return x[2:], v.poly[(x,)], v.poly.get((), 0)
+
+
+def poly_monotone(p, x):
+    """+1 / -1 / 0 / None: how polynomial p varies with its atom x (the
+    other atoms fixed)."""
+    ms = [(m, c) for m, c in p.items() if x in m]
+    if not ms:
+        return 0
+    if all(m == (x,) for m, c in ms):
+        c = sum(c for m, c in ms)
+        return 1 if c > 0 else (-1 if c < 0 else 0)
+    return None
+
+
+def int_roots(cs):
+    """Non-negative integer roots of sum(cs[k] * x^k) = 0; None if unsure."""
+    while len(cs) > 1 and cs[-1] == 0:
+        cs = cs[:-1]
+    if len(cs) == 1:
+        return None if cs[0] == 0 else []
+
+    def p(x):
+        r = 0
+        for c in reversed(cs):
+            r = r * x + c
+        return r
+    pos = [c for c in cs[1:] if c]
+    if all(c > 0 for c in pos) or all(c < 0 for c in pos):
+        sign = 1 if pos[0] > 0 else -1
+        return monotone_roots(lambda x: sign * p(x), 0)
+    lead = abs(cs[-1])
+    bound = 2 + max(abs(c) for c in cs[:-1]) // lead
+    if bound > 200000:
+        return None
+    return [x for x in range(0, bound + 1) if p(x) == 0]
+
+
+def monotone_roots(g, target):
+    """All x >= 0 with g(x) == target for a nondecreasing g (only the first
+    64 and the last of a long run); None if g fails to evaluate."""
+    def val(x):
+        v = g(x)
+        if v is None or not isinstance(v, int):
+            raise ValueError
+        return v
+    try:
+        if val(0) > target:
+            return []
+        hi = 1
+        while val(hi) < target:
+            hi *= 2
+            if hi > (1 << 70):
+                return []
+        lo = 0
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if val(mid) >= target:
+                hi = mid
+            else:
+                lo = mid + 1
+        if val(lo) != target:
+            return []
+        first = lo
+        step = 1
+        while val(first + step) <= target:
+            step *= 2
+            if step > (1 << 70):
+                return list(range(first, first + 64))
+        lo, hi = first + step // 2 if step > 1 else first, first + step
+        while lo < hi - 1:
+            mid = (lo + hi) // 2
+            if val(mid) <= target:
+                lo = mid
+            else:
+                hi = mid
+        last = lo
+        if last - first > 64:
+            return list(range(first, first + 64)) + [last]
+        return list(range(first, last + 1))
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------- scopes
+
+class Scope(object):
+    """The names of one top-level call (its annotations, nested lambdas
+    included) or of one extern call: its dimension and shape variables live
+    in the evaluation's store under qualified names ('a3.n', 'x4.k'); its
+    whole-type variables are here."""
+
+    def __init__(self, ctx, kind='a'):
+        ctx.nscope += 1
+        self.ctx = ctx
+        self.store = ctx.store
+        self.prefix = '%s%d.' % (kind, ctx.nscope)
+        self.types = {}
+        self.nq = 0
+
+    def qual_dim(self, d):
+        """Each `?` in an annotation is a fresh unknown."""
+        k = d[0]
+        if k == 'q':
+            self.nq += 1
+            return ('dvar', '%s?%d' % (self.prefix, self.nq))
+        if k == 'dvar':
+            return ('dvar', self.prefix + d[1])
+        if k == 'op':
+            return ('op', d[1], self.qual_dim(d[2]), self.qual_dim(d[3]))
+        if k == 'dbc':
+            return ('dbc', [self.qual_dim(x) for x in d[1]])
+        return d
+
+    def qual_shape(self, atoms):
+        out = []
+        for a in atoms:
+            if a[0] == 'dims':
+                out.append(('dims', [self.qual_dim(d) for d in a[1]]))
+            elif a[0] == 'svar':
+                out.append(('svar', self.prefix + a[1]))
+            else:
+                out.append(('sbc', [self.qual_shape(x) for x in a[1]]))
+        return out
+
+    def add_shape(self, atoms, target):
+        self.store.add_shape(self.qual_shape(atoms), target)
+
+    def propagate(self):
+        self.store.propagate()
+        return self
+
+    def dim(self, name):
+        return self.store.dims.get(self.prefix + name)
+
+    def shape(self, name):
+        return self.store.shapes.get(self.prefix + name)
+
+    def owns(self, name):
+        return name.startswith(self.prefix)
+
+
+# ---------------------------------------------------------------- matching
+
+def match_type(solver, ty, v):
+    """Constrain the annotation variables of scope `solver` so that value v
+    has type ty.  Returns v (or a checked wrapper of a function)."""
+    k = ty[0]
+    if k == 'tensor':
+        if not isinstance(v, Tens):
+            raise Reject('a tensor was expected')
+        solver.add_shape(ty[2], v.s)
+        solver.propagate()
+        return v
+    if k == 'tuple':
+        if not isinstance(v, Tup) or len(v.items) != len(ty[1]):
+            raise Reject('a tuple of %d was expected' % len(ty[1]))
+        return Tup([match_type(solver, t, x) for t, x in zip(ty[1], v.items)])
+    if k == 'fun':
+        if not is_fun(v):
+            raise Reject('a function was expected')
+        return Contract(v, ty, solver)
+    # whole-type variable
+    b = solver.types.get(ty[1])
+    if b is None:
+        solver.types[ty[1]] = v
+    else:
+        values_equal(solver.ctx, b, v, 'whole-type variable %s' % ty[1])
+    return v
+
+
+def build_type(solver, ty, fresh):
+    """A value of type ty from the variables of an extern call's scope.
+    fresh: the DYN tokens chosen for variables (a `?` is a new DYN at each
+    occurrence); a dimension variable that is still open is an existential
+    (the store's variable itself)."""
+    k = ty[0]
+    if k == 'tensor':
+        dims = []
+        for a in ty[2]:
+            if a[0] == 'dims':
+                for d in a[1]:
+                    dims.append(build_dim(solver, d, fresh))
+            elif a[0] == 'svar':
+                v = solver.shape(a[1])
+                if v is None:
+                    raise UndetRank('result shape %s is not determined' % a[1])
+                dims.extend(solver.ctx.resolve(x) for x in v)
+            else:
+                ops = []
+                for op in a[1]:
+                    ops.append(build_type(solver, ('tensor', None, op), fresh).s)
+                r = ops[0]
+                for s in ops[1:]:
+                    r = bcast_shapes(solver.ctx, r, s)
+                dims.extend(r)
+        for x in dims:
+            solver.ctx.check_size(x, 'a size of the result')
+        return Tens(tuple(dims))
+    if k == 'tuple':
+        return Tup([build_type(solver, t, fresh) for t in ty[1]])
+    if k == 'fun':
+        raise Reject('an extern returning a function is not supported')
+    v = solver.types.get(ty[1])
+    if v is None:
+        raise UndetRank('result type %s is not determined' % ty[1])
+    return v
+
+
+def build_dim(solver, d, fresh):
+    k = d[0]
+    if k == 'int':
+        return d[1]
+    if k == 'rag':
+        return RAG
+    if k == 'q':
+        return solver.ctx.fresh_dyn()
+    if k == 'dvar':
+        v = fresh.get(d[1])
+        if v is not None:
+            return v
+        v = solver.dim(d[1])
+        if v is None:
+            return evar_value(solver.prefix + d[1])
+        return solver.ctx.resolve(v)
+    if k == 'op':
+        return darith(solver.ctx, d[1], build_dim(solver, d[2], fresh), build_dim(solver, d[3], fresh))
+    vals = [build_dim(solver, x, fresh) for x in d[1]]
+    r = vals[0]
+    for v in vals[1:]:
+        r = bcast_dim(solver.ctx, r, v)
+    return r
+
+
+def type_vars(ty, dacc, sacc, tacc):
+    k = ty[0]
+    if k == 'tensor':
+        shape_vars(ty[2], dacc, sacc)
+    elif k == 'tuple':
+        for t in ty[1]:
+            type_vars(t, dacc, sacc, tacc)
+    elif k == 'fun':
+        for t in ty[1]:
+            type_vars(t, dacc, sacc, tacc)
+        type_vars(ty[2], dacc, sacc, tacc)
+    else:
+        tacc.add(ty[1])
+
+
+# ---------------------------------------------------------------- evaluator
+
+class Env(object):
+    __slots__ = ('vars', 'parent')
+
+    def __init__(self, vars, parent):
+        self.vars, self.parent = vars, parent
+
+    def lookup(self, name):
+        e = self
+        while e is not None:
+            v = e.vars.get(name, e)
+            if v is not e:
+                return v
+            e = e.parent
+        raise Reject('unknown name %r' % name)
+
+
+UNARY = ('exp', 'log', 'sqrt', 'tanh', 'sigmoid', 'relu', 'abs')
+BUILTINS = {}
+for _n in UNARY:
+    BUILTINS[_n] = 1
+BUILTINS.update({'max': 2, 'min': 2, 'matmul': 2, 'transpose': 1, 'conv': 2,
+                 'concat': 2, 'reverse': 1, 'map': 2, 'reduce': 3, 'loop': 3})
+OPVALS = {'+': Builtin('+', 2), '-': Builtin('-', 2), '*': Builtin('*', 2), '/': Builtin('/', 2)}
+
+
+class Interp(object):
+    def __init__(self, prog, ctx):
+        self.prog = prog
+        self.ctx = ctx
+        base = {}
+        for n, a in BUILTINS.items():
+            base[n] = Builtin(n, a)
+        self.base = Env(base, None)
+        self.items = {}
+        self.record = None
+
+    def item_value(self, name):
+        v = self.items.get(name)
+        if v is not None:
+            return v
+        it = self.prog.by_name.get(name)
+        if it is None:
+            raise Reject('unknown item %r' % name)
+        idx = self.prog.items.index(it)
+        env = Env({}, self.base)
+        for prev in self.prog.items[:idx]:
+            env.vars[prev.name] = _Lazy(self, prev.name)
+        if it.kind == 'extern':
+            v = ExternFn(it.name, it.node)
+        elif it.node[0] == 'fn':
+            v = Clo(it.node, env, None, it.name)
+        else:
+            v = self.eval(it.node, env, Scope(self.ctx))
+        self.items[name] = v
+        return v
+
+    # -- expressions
+    def eval(self, e, env, solver):
+        k = e[0]
+        if k == 'var':
+            v = env.lookup(e[1])
+            if isinstance(v, _Lazy):
+                v = self.item_value(v.name)
+            return v
+        if k == 'num':
+            return Tens(())
+        if k == 'bin':
+            a = self.eval(e[2], env, solver)
+            b = self.eval(e[3], env, solver)
+            return self.apply(OPVALS[e[1]], [a, b])
+        if k == 'neg':
+            a = self.eval(e[1], env, solver)
+            if not isinstance(a, Tens):
+                raise Reject('unary - of a non-tensor')
+            return Tens(a.s)
+        if k == 'call':
+            f = self.eval(e[1], env, solver)
+            args = [self.eval(a, env, solver) for a in e[2]]
+            return self.apply(f, args)
+        if k == 'tuple':
+            return Tup([self.eval(a, env, solver) for a in e[1]])
+        if k == 'fn':
+            return Clo(e, env, solver)
+        if k == 'opval':
+            return OPVALS[e[1]]
+        raise Reject('bad expression %r' % (k,))
+
+    def apply(self, f, args):
+        self.ctx.depth += 1
+        if self.ctx.depth > 200:
+            raise Reject('recursion too deep')
+        try:
+            if isinstance(f, Builtin):
+                if len(args) != f.arity:
+                    raise Reject('%s takes %d arguments' % (f.name, f.arity))
+                return getattr(self, 'b_' + BNAMES.get(f.name, f.name))(*args)
+            if isinstance(f, Clo):
+                return self.call_closure(f, args)
+            if isinstance(f, ExternFn):
+                return self.call_extern(f, args)
+            if isinstance(f, Contract):
+                return self.call_contract(f, args)
+            raise Reject('calling a value that is not a function')
+        finally:
+            self.ctx.depth -= 1
+
+    def call_closure(self, clo, args, record=None):
+        node = clo.node
+        params, rty, stmts, final = node[1], node[2], node[3], node[4]
+        if len(args) != len(params):
+            raise Reject('wrong number of arguments (%d for %d)' % (len(args), len(params)))
+        solver = clo.solver
+        if solver is None:
+            solver = Scope(self.ctx)
+        env = Env({}, clo.env)
+        for (pname, pty), a in zip(params, args):
+            if pty is not None:
+                a = match_type(solver, pty, a)
+            env.vars[pname] = a
+        for st in stmts:
+            if st[0] == 'ann':
+                v = self.eval(st[3], env, solver)
+                v = match_type(solver, st[2], v)
+                env = Env({st[1]: v}, env)
+                if record is not None:
+                    record.append((st[1], v, env))
+            else:
+                v = self.eval(st[2], env, solver)
+                binds = []
+                bind_pattern(st[1], v, binds)
+                env = Env(dict(binds), env)
+                if record is not None:
+                    for n, x in binds:
+                        record.append((n, x, env))
+        r = self.eval(final, env, solver)
+        if rty is not None:
+            r = match_type(solver, rty, r)
+        if record is not None:
+            record.append(('$final', final, env))
+        return r
+
+    def call_contract(self, c, args):
+        pts, rt = c.ty[1], c.ty[2]
+        if len(args) != len(pts):
+            raise Reject('wrong number of arguments')
+        args = [match_type(c.solver, t, a) for t, a in zip(pts, args)]
+        r = self.apply(c.fn, args)
+        return match_type(c.solver, rt, r)
+
+    def call_extern(self, f, args):
+        ty = f.ty
+        if ty[0] != 'fun':
+            raise Reject('extern %s is not a function' % f.name)
+        pts, rt = ty[1], ty[2]
+        if len(args) != len(pts):
+            raise Reject('%s takes %d arguments' % (f.name, len(pts)))
+        s = Scope(self.ctx, 'x')
+        # the variables that a (data) parameter mentions: the arguments
+        # determine them, or several values fit (then a DYN); any other
+        # variable is the caller's choice, an existential
+        pd, ps, pt_ = set(), set(), set()
+        funs = []
+        for t, a in zip(pts, args):
+            if t[0] == 'fun':
+                funs.append((t, a))
+            else:
+                type_vars(t, pd, ps, pt_)
+                match_type(s, t, a)
+        fresh = {}
+        for t, a in funs:
+            if not is_fun(a):
+                raise Reject('a function was expected')
+            s.propagate()
+            dv, sv, tv = set(), set(), set()
+            for pt in t[1]:
+                type_vars(pt, dv, sv, tv)
+            self.settle_extern_vars(f, s, dv & pd, sv, fresh)
+            fargs = [build_type(s, pt, fresh) for pt in t[1]]
+            r = self.apply(a, fargs)
+            match_type(s, t[2], r)
+        s.propagate()
+        dv, sv, tv = set(), set(), set()
+        type_vars(rt, dv, sv, tv)
+        self.settle_extern_vars(f, s, dv & pd, sv, fresh)
+        return build_type(s, rt, fresh)
+
+    def settle_extern_vars(self, f, s, dnames, snames, fresh):
+        """Decide the variables of extern call scope s that a parameter
+        mentions but propagation left open: one value in every instance of
+        the signature that fits the arguments binds it; several make a
+        dimension a fresh DYN (a shape variable stays open: an undetermined
+        rank).  The search also rejects arguments that fit no instance.  A
+        variable tied to existentials outside the call (`pick(e1(y), x)`:
+        n * m = k) stays open: an existential itself."""
+        store = self.ctx.store
+        want = [('d', s.prefix + v) for v in sorted(dnames)
+                if s.prefix + v not in store.dims and v not in fresh] + \
+               [('s', s.prefix + v) for v in sorted(snames) if s.prefix + v not in store.shapes]
+        comps = store.components()
+        # the variables connected (by a constraint, or as a bound variable
+        # and the variables of its value) to a variable outside the call
+        parent = {}
+
+        def find(x):
+            parent.setdefault(x, x)
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        def union(a, b):
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
+        for cons, vs in comps:
+            vs = sorted(vs)
+            for v in vs[1:]:
+                union(vs[0][1], v[1])
+        for name, val in store.dims.items():
+            for v in evars(store.resolve(val)):
+                union(name, v)
+        outside = set(find(x) for x in list(parent) if not s.owns(x))
+        for cons, vs in comps:
+            if not any(s.owns(v[1]) for v in vs) or not all(s.owns(v[1]) for v in vs):
+                continue
+            w = [x for x in want if x in vs]
+            t = store.sub(cons)
+            verdict, found = t.search(want=w)
+            if verdict == 'unsat':
+                raise Reject('the arguments of %s fit no instance of its signature' % f.name)
+            if verdict == 'undec':
+                self.ctx.undec('extern %s needs run-time sizes' % f.name)
+            for (kind, name), vals in found.items():
+                if len(vals) == 1:
+                    v = next(iter(vals))
+                    if v is not None and not (isinstance(v, tuple) and v and v[0] == 'free'):
+                        (store.dims if kind == 'd' else store.shapes)[name] = v
+        store.propagate()
+        for kind, name in want:
+            if kind == 'd' and name not in store.dims and \
+                    not (name in parent and find(name) in outside):
+                fresh[name[len(s.prefix):]] = self.ctx.fresh_dyn()
+
+    # -- built-ins
+    def b_unary(self, x):
+        if not isinstance(x, Tens):
+            raise Reject('a tensor was expected')
+        return Tens(x.s)
+
+    def b_arith(self, a, b):
+        if not isinstance(a, Tens) or not isinstance(b, Tens):
+            raise Reject('arithmetic on a non-tensor')
+        return Tens(bcast_shapes(self.ctx, a.s, b.s))
+
+    def b_max(self, a, b):
+        if not isinstance(a, Tens) or not isinstance(b, Tens):
+            raise Reject('max/min of a non-tensor')
+        shapes_equal(self.ctx, a.s, b.s, 'max/min')
+        return Tens(a.s)
+
+    def b_matmul(self, a, b):
+        if not isinstance(a, Tens) or not isinstance(b, Tens):
+            raise Reject('matmul of a non-tensor')
+        if len(a.s) < 2 or len(b.s) < 2:
+            raise Reject('matmul needs rank >= 2')
+        if len(a.s) != len(b.s):
+            raise Reject('matmul batch axes differ in rank')
+        for x, y in zip(a.s[:-2], b.s[:-2]):
+            eq_check(self.ctx, x, y, 'matmul batch axis')
+        eq_check(self.ctx, a.s[-1], b.s[-2], 'matmul inner size')
+        return Tens(a.s[:-2] + (a.s[-2], b.s[-1]))
+
+    def b_transpose(self, a):
+        if not isinstance(a, Tens) or len(a.s) < 2:
+            raise Reject('transpose needs rank >= 2')
+        return Tens(a.s[:-2] + (a.s[-1], a.s[-2]))
+
+    def b_conv(self, x, w):
+        if not isinstance(x, Tens) or not isinstance(w, Tens):
+            raise Reject('conv of a non-tensor')
+        if len(x.s) != 4 or len(w.s) != 4:
+            raise Reject('conv needs rank 4')
+        n, c, h, wd = x.s
+        k, c2, r, q = w.s
+        eq_check(self.ctx, c, c2, 'conv channels')
+        oh = darith(self.ctx, '+', darith(self.ctx, '-', h, r), 1)
+        ow = darith(self.ctx, '+', darith(self.ctx, '-', wd, q), 1)
+        self.ctx.check_size(oh, 'conv output height')
+        self.ctx.check_size(ow, 'conv output width')
+        return Tens((n, k, oh, ow))
+
+    def b_concat(self, a, b):
+        if not isinstance(a, Tens) or not isinstance(b, Tens):
+            raise Reject('concat of a non-tensor')
+        if len(a.s) < 1 or len(b.s) < 1:
+            raise Reject('concat needs rank >= 1')
+        shapes_equal(self.ctx, a.s[1:], b.s[1:], 'concat inner axes')
+        n = darith(self.ctx, '+', a.s[0], b.s[0])
+        self.ctx.check_size(n, 'concat size')
+        return Tens((n,) + a.s[1:])
+
+    def b_reverse(self, a):
+        if not isinstance(a, Tens) or len(a.s) < 1:
+            raise Reject('reverse needs rank >= 1')
+        return Tens(a.s)
+
+    def b_map(self, f, x):
+        if not is_fun(f):
+            raise Reject('map needs a function')
+        if not isinstance(x, Tens) or len(x.s) < 1:
+            raise Reject('map needs rank >= 1')
+        p = self.apply(f, [Tens(x.s[1:])])
+        if not isinstance(p, Tens):
+            raise Reject("map's function must give a tensor")
+        return Tens((x.s[0],) + p.s)
+
+    def b_reduce(self, f, init, x):
+        if not is_fun(f):
+            raise Reject('reduce needs a function')
+        if not isinstance(init, Tens) or init.s != ():
+            raise Reject("reduce's initial value must be a scalar")
+        if not isinstance(x, Tens) or len(x.s) < 1:
+            raise Reject('reduce needs rank >= 1')
+        s = Tens(x.s[1:])
+        r = self.apply(f, [s, s])
+        if not isinstance(r, Tens):
+            raise Reject("reduce's function must give a tensor")
+        shapes_equal(self.ctx, r.s, s.s, "reduce's function")
+        return Tens(s.s)
+
+    def b_loop(self, h, f, x):
+        if not is_fun(f):
+            raise Reject('loop needs a function')
+        if not isinstance(x, Tens) or len(x.s) < 1:
+            raise Reject('loop needs rank >= 1')
+        r = self.apply(f, [h, Tens(x.s[1:])])
+        if not isinstance(r, Tup) or len(r.items) != 2:
+            raise Reject("loop's function must give a pair")
+        h2, p = r.items
+        values_equal(self.ctx, h, h2, "loop's state")
+        if not isinstance(p, Tens):
+            raise Reject("loop's per-step output must be a tensor")
+        return Tup([copy_value(h), Tens((x.s[0],) + p.s)])
+
+
+BNAMES = {'+': 'arith', '-': 'arith', '*': 'arith', '/': 'arith', 'min': 'max'}
+for _n in UNARY:
+    BNAMES[_n] = 'unary'
+
+
+def copy_value(v):
+    """The same shapes as new tensors (a result is not its argument)."""
+    if isinstance(v, Tens):
+        return Tens(v.s)
+    if isinstance(v, Tup):
+        return Tup([copy_value(x) for x in v.items])
+    return v
+
+
+class _Lazy(object):
+    __slots__ = ('interp', 'name')
+
+    def __init__(self, interp, name):
+        self.interp, self.name = interp, name
+
+
+def bind_pattern(p, v, out):
+    k = p[0]
+    if k == 'pname':
+        out.append((p[1], v))
+    elif k == 'ptuple':
+        if not isinstance(v, Tup) or len(v.items) != len(p[1]):
+            raise Reject('a tuple pattern of %d against another value' % len(p[1]))
+        for q, x in zip(p[1], v.items):
+            bind_pattern(q, x, out)
+
+
+# ---------------------------------------------------------------- running
+
+class Outcome(object):
+    """kind: 'accept', 'reject', 'undecidable', 'undet_rank', 'gave_up'."""
+
+    def __init__(self, kind, reason='', outputs=None, temps=None):
+        self.kind, self.reason = kind, reason
+        self.outputs = outputs or []
+        self.temps = temps or []      # (name, shape, is_output)
+        self.count_overflow = False
+
+    def __repr__(self):
+        if self.kind != 'accept':
+            return '%s(%s)' % (self.kind.upper(), self.reason)
+        s = 'ACCEPT ' + ' '.join(fmt_shape(o) for o in self.outputs)
+        if self.temps:
+            s += ' | ' + ' '.join('%s=%s' % (n, fmt_shape(t)) for n, t, _ in self.temps)
+        return s
+
+
+def flatten(v, out):
+    if isinstance(v, Tens):
+        out.append(v.s)
+    elif isinstance(v, Tup):
+        for x in v.items:
+            flatten(x, out)
+    else:
+        raise Reject('a function among the outputs')
+    return out
+
+
+def flatten_values(v, out):
+    if isinstance(v, Tens):
+        out.append(v)
+    elif isinstance(v, Tup):
+        for x in v.items:
+            flatten_values(x, out)
+    return out
+
+
+def build_inputs(structure, flat):
+    """structure: per parameter 'T' (a tensor) or a list (a tuple)."""
+    pos = [0]
+
+    def mk(st):
+        if st == 'T':
+            s = flat[pos[0]]
+            pos[0] += 1
+            return Tens(s)
+        return Tup([mk(x) for x in st])
+    vals = [mk(st) for st in structure]
+    if pos[0] != len(flat):
+        raise ValueError('structure/inputs mismatch')
+    return vals
+
+
+def structure_of_type(ty):
+    if ty[0] == 'tuple':
+        return [structure_of_type(t) for t in ty[1]]
+    if ty[0] == 'tensor':
+        return 'T'
+    if ty[0] == 'fun':
+        return 'F'
+    return 'T'
+
+
+def has_fun(st):
+    if st == 'F':
+        return True
+    if isinstance(st, list):
+        return any(has_fun(x) for x in st)
+    return False
+
+
+def count_overflow(shape, elem=4):
+    if any(d == 0 for d in shape):
+        return False
+    if any(not isinstance(d, int) for d in shape):
+        return False
+    n = 1
+    for d in shape:
+        n *= d
+    return n > INT64_MAX or n * elem > INT64_MAX
+
+
+def final_names(e, out):
+    if e[0] == 'var':
+        out.add(e[1])
+    elif e[0] == 'tuple':
+        for x in e[1]:
+            final_names(x, out)
+
+
+def run_function(prog, name, flat, structure, budget=20000, max_rank=8):
+    """Run top-level item `name` on the flattened input shapes.  flat: list
+    of tuples of dims (ints; -2 is a ragged axis)."""
+    ctx = Ctx(budget)
+    it = Interp(prog, ctx)
+    try:
+        shapes = []
+        for s in flat:
+            dims = []
+            for d in s:
+                if d == -2:
+                    dims.append(RAG)
+                elif d < 0:
+                    raise Reject('input size %d is negative' % d)
+                else:
+                    dims.append(d)
+            shapes.append(tuple(dims))
+        args = build_inputs(structure, shapes)
+        f = it.item_value(name)
+        record = []
+        if isinstance(f, Clo):
+            r = it.call_closure(f, args, record)
+        else:
+            r = it.apply(f, args)
+        outs = flatten(r, [])
+        store = ctx.store
+        store.finish()
+        out_ids = set(id(t) for t in flatten_values(r, []))
+        temps = []
+        for n, v, env in record:
+            if n != '$final' and isinstance(v, Tens):
+                temps.append((n, v.s, id(v) in out_ids))
+        # existential sizes in the results: a size the constraints fix is
+        # that size, any other is undetermined
+        opn = []
+        for sh in outs + [t[1] for t in temps]:
+            for d in sh:
+                d = store.resolve(d)
+                if has_v(d) and d not in opn:
+                    opn.append(d)
+        fixed = store.determine(opn) if opn else {}
+
+        def final(d):
+            d = store.resolve(d)
+            return fixed.get(d, d)
+        outs = [tuple(final(d) for d in sh) for sh in outs]
+        temps = [(n, tuple(final(d) for d in sh), al) for n, sh, al in temps]
+        for s in outs + [t[1] for t in temps]:
+            if len(s) > max_rank:
+                raise Reject('a shape of rank %d exceeds AXON_MAX_RANK' % len(s))
+            for d in s:
+                if isinstance(d, int) and d > INT64_MAX:
+                    raise Reject('a size overflows int64')
+        if ctx.undecidable:
+            return Outcome('undecidable', ctx.undecidable)
+        o = Outcome('accept', '', outs, temps)
+        o.count_overflow = any(count_overflow(s) for s in outs + [t[1] for t in temps])
+        return o
+    except Reject as e:
+        return Outcome('reject', str(e))
+    except UndetRank as e:
+        if ctx.undecidable:
+            return Outcome('undecidable', ctx.undecidable)
+        return Outcome('undet_rank', str(e))
+    except GaveUp as e:
+        return Outcome('gave_up', str(e))
+    except RecursionError:
+        return Outcome('gave_up', 'recursion')
+
+
+def structure_from_annotations(prog, name):
+    """Parameter structure from the source alone (for programs that
+    `axonc check` rejects): a tuple annotation gives a tuple."""
+    it = prog.by_name.get(name)
+    if it is None:
+        return None
+    if it.kind == 'extern':
+        ty = it.node
+        if ty[0] != 'fun':
+            return None
+        return [structure_of_type(t) for t in ty[1]]
+    if it.node[0] != 'fn':
+        return None
+    out = []
+    for pname, pty in it.node[1]:
+        out.append(structure_of_type(pty) if pty is not None else 'T')
+    return out
+
+
+SELFTEST = r"""
+nn = fn (x : f32 [n * n]) { x };
+even = fn (x : f32 [2 * n]) { x };
+minus = fn (x : f32 [n - 1]) { x };
+sum = fn (x : f32 [a + b]) { x };
+last = fn (x : f32 s @ [n], y : f32 s) { y };
+split = fn (x : f32 a @ b) { x };
+shared = fn (x : f32 [m], y) { g = fn (a : f32 [m]) { a * y }; g(g(x)) };
+stmt = fn (x : f32 [n], y) { v : f32 [m] = x + y; v };
+res = fn (x) : f32 [2 * k] { x };
+extern pad1 : (t [n] @ s) -> t [n + 2] @ s;
+extern nz : (t [n]) -> t [?];
+extern pick : (t [n * m], t [n]) -> t [m];
+extern free : (t [n]) -> t [k, k];
+extern anyrank : (t [n]) -> t s;
+pads = fn (x) { pad1(pad1(x)) };
+dyn = fn (x, y) { nz(x) + y };
+dyn2 = fn (x) { v : f32 [m + 1] = nz(x); v };
+same = fn (x) { a = free(x); a + a };
+cv = fn (x, w) { conv(x, w) };
+mp = fn (x) { map(fn (a : f32 [3]) { a }, x) };
+red = fn (x) { reduce(+, 0f, x) };
+redbad = fn (x, i) { reduce(+, i, x) };
+lp = fn (h, x) { loop(h, fn (s, y) { s + y, y * 2f }, x) };
+mm = fn (x, y) { matmul(x, y) };
+cat = fn (x, y) { concat(x, y) };
+ragged = fn (x : f32 [*, n], y : f32 [n]) { x * y };
+prefix = fn (x : f32 [(+ n 1)], y : f32 [(* 2 m)]) { concat(x, y) };
+alias = fn (x, y) { v = x + y; w = v; u = exp(w); w, u };
+tup = fn (p : (f32 [n], f32 [n])) { a, b = p; a * b };
+ur = fn (x) { anyrank(x) };
+mixed = fn (x : f32 [n], y : f32 [d + 2 - l - n]) { y };
+half = fn (x : f32 [n / 2], y : f32 [n]) { x };
+prod = fn (x : f32 [n * m], y : f32 [m]) { x };
+split2 = fn (x : f32 a @ b, y : f32 b) { x };
+split3 = fn (x : f32 a @ [2] @ b, y : f32 [n] @ b) { y };
+poly = fn (x : f32 [n * n + n]) { x };
+diff = fn (x : f32 [n - m], y : f32 [n + m]) { x };
+twoprod = fn (x : f32 [n * m], y : f32 [n * k], z : f32 [m + k]) { x };
+stmt2 = fn (x, y) { v : f32 [n, n] = x + y; w : f32 [n] @ s = v; w };
+lam = fn (x : f32 [m, k]) { map(fn (r : f32 [k]) { r }, x) };
+lam2 = fn (x : f32 [m, k]) { map(fn (r : f32 [m]) { r }, x) };
+extern e1 : (t [q]) -> t [k];
+extern img : (t [q]) -> t [q, 3, h, w];
+ex1 = fn (y, z : f32 [3]) { max(e1(y), z) };
+ex2 = fn (z : f32 [d]) { v1 : f32 [h + 1] = e1(z); z };
+ex3 = fn (y) { e1(y) };
+ex4 = fn (y, z : f32 [n]) { e1(y) + z };
+ex5 = fn (y) { e1(y) + e1(y) };
+ex6 = fn (y, z : f32 [4]) { a = e1(y); b = e1(y); c = max(a, b); d = max(b, z); a };
+ex7 = fn (y, z : f32 [3], w : f32 [n]) { a = e1(y); b = a + z; c = a + w; a };
+ex8 = fn (y) { v : f32 [2 * m] = e1(y) + e1(y); w : f32 [l] = v; v };
+ex9 = fn (y, z : f32 [3], w : f32 [4]) { a = e1(y); max(a, z) + w };
+ex10 = fn (y, z : f32 [3]) { max(ex3(y), z) };
+ex11 = fn (x, w) { conv(img(x), w) };
+ex12 = fn (y, x) { pick(e1(y), x) };
+ex13 = fn (y) { v : f32 s @ [n] = e1(y); concat(v, v) };
+ex14 = fn (y, z) { v : f32 [3] = concat(e1(y), e1(z)); v };
+ex15 = fn (y, z) { max(nz(y), e1(z)) + y };
+ex16 = fn (y, x, z : f32 [3]) { max(pick(e1(y), x), z) };
+ex17 = fn (y, z) { max(pad1(e1(y)), z) };
+"""
+
+SELFTEST_CASES = [
+    ('nn', ['[16]'], 'ACCEPT [16]'), ('nn', ['[5]'], 'REJECT'), ('nn', ['[0]'], 'ACCEPT [0]'),
+    ('even', ['[6]'], 'ACCEPT [6]'), ('even', ['[7]'], 'REJECT'),
+    ('minus', ['[3]'], 'ACCEPT [3]'), ('minus', ['[0]'], 'ACCEPT [0]'), ('minus', ['[-1]'], 'REJECT'),
+    ('sum', ['[5]'], 'ACCEPT [5]'), ('sum', ['[0]'], 'ACCEPT [0]'),
+    ('last', ['[2, 3, 4]', '[2, 3]'], 'ACCEPT [2, 3]'), ('last', ['[2, 3, 4]', '[3]'], 'REJECT'),
+    ('split', ['[1, 2, 3]'], 'ACCEPT [1, 2, 3]'),
+    ('shared', ['[3]', '[1]'], 'ACCEPT [3]'), ('shared', ['[1]', '[2]'], 'REJECT'),
+    ('stmt', ['[3]', '[1]'], 'ACCEPT [3] | v=[3]'), ('stmt', ['[3]', '[2, 3]'], 'REJECT'),
+    ('res', ['[4]'], 'ACCEPT [4]'), ('res', ['[5]'], 'REJECT'),
+    ('pads', ['[1, 2]'], 'ACCEPT [5, 2]'), ('pads', ['[]'], 'REJECT'),
+    ('pick', ['[6]', '[2]'], 'ACCEPT [3]'), ('pick', ['[6]', '[4]'], 'REJECT'),
+    ('pick', ['[0]', '[0]'], 'ACCEPT [?]'), ('pick', ['[6]', '[0]'], 'REJECT'),
+    ('dyn', ['[3]', '[1]'], 'ACCEPT [?]'), ('dyn', ['[3]', '[4]'], 'UNDECIDABLE'),
+    ('dyn', ['[3]', '[2, 1]'], 'ACCEPT [2, ?]'), ('dyn2', ['[3]'], 'UNDECIDABLE'),
+    ('same', ['[3]'], 'ACCEPT [?, ?] | a=[?, ?]'),
+    ('cv', ['[1, 3, 5, 5]', '[2, 3, 3, 3]'], 'ACCEPT [1, 2, 3, 3]'),
+    ('cv', ['[1, 3, 1, 5]', '[2, 3, 3, 3]'], 'REJECT'), ('cv', ['[1, 3, 2, 5]', '[2, 3, 3, 3]'], 'ACCEPT [1, 2, 0, 3]'), ('cv', ['[1, 3, 5, 5]', '[2, 4, 3, 3]'], 'REJECT'),
+    ('mp', ['[0, 3]'], 'ACCEPT [0, 3]'), ('mp', ['[0, 2]'], 'REJECT'),
+    ('red', ['[4, 2]'], 'ACCEPT [2]'), ('red', ['[]'], 'REJECT'), ('redbad', ['[4, 2]', '[2]'], 'REJECT'),
+    ('lp', ['[2]', '[5, 2]'], 'ACCEPT [2] [5, 2]'), ('lp', ['[1]', '[5, 2]'], 'REJECT'),
+    ('mm', ['[2, 3]', '[3, 4]'], 'ACCEPT [2, 4]'), ('mm', ['[5, 2, 3]', '[1, 3, 4]'], 'REJECT'),
+    ('mm', ['[2, 3]', '[5, 3, 4]'], 'REJECT'),
+    ('cat', ['[2, 3]', '[4, 3]'], 'ACCEPT [6, 3]'), ('cat', ['[2, 3]', '[4, 1]'], 'REJECT'),
+    ('ragged', ['[10, -2, 3]', '[3]'], 'REJECT'), ('ragged', ['[-2, 3]', '[3]'], 'ACCEPT [*, 3]'),
+    ('ragged', ['[4, 3]', '[3]'], 'REJECT'),
+    ('prefix', ['[3]', '[4]'], 'ACCEPT [7]'), ('prefix', ['[0]', '[4]'], 'REJECT'),
+    ('alias', ['[3]', '[1]'], 'ACCEPT [3] [3] | v=[3] w=[3] u=[3]'),
+    ('tup', ['[3]', '[3]'], 'ACCEPT [3] | a=[3] b=[3]'), ('tup', ['[3]', '[2]'], 'REJECT'),
+    ('ur', ['[3]'], 'UNDET_RANK'),
+    ('mixed', ['[6]', '[3]'], 'ACCEPT [3]'),
+    ('half', ['[11]', '[22]'], 'ACCEPT [11]'), ('half', ['[11]', '[23]'], 'ACCEPT [11]'),
+    ('half', ['[11]', '[24]'], 'REJECT'), ('half', ['[11]', '[]'], 'REJECT'),
+    ('prod', ['[12]', '[4]'], 'ACCEPT [12]'), ('prod', ['[12]', '[5]'], 'REJECT'),
+    ('prod', ['[0]', '[5]'], 'ACCEPT [0]'), ('prod', ['[7]', '[0]'], 'REJECT'),
+    ('split2', ['[1, 2, 3]', '[2, 3]'], 'ACCEPT [1, 2, 3]'), ('split2', ['[1, 2, 3]', '[2]'], 'REJECT'),
+    ('split3', ['[4, 2, 5]', '[7, 5]'], 'ACCEPT [7, 5]'), ('split3', ['[2, 4, 5]', '[7, 5]'], 'REJECT'),
+    ('split3', ['[2, 2, 5]', '[7, 2, 5]'], 'ACCEPT [7, 2, 5]'), ('split3', ['[2, 2, 5]', '[]'], 'REJECT'),
+    ('poly', ['[12]'], 'ACCEPT [12]'), ('poly', ['[13]'], 'REJECT'), ('poly', ['[0]'], 'ACCEPT [0]'),
+    ('diff', ['[2]', '[8]'], 'ACCEPT [2]'), ('diff', ['[3]', '[8]'], 'REJECT'), ('diff', ['[9]', '[8]'], 'REJECT'),
+    ('twoprod', ['[6]', '[10]', '[8]'], 'ACCEPT [6]'), ('twoprod', ['[6]', '[10]', '[16]'], 'ACCEPT [6]'),
+    ('twoprod', ['[6]', '[10]', '[5]'], 'REJECT'),
+    ('twoprod', ['[0]', '[0]', '[9]'], 'ACCEPT [0]'),
+    ('stmt2', ['[3, 1]', '[3]'], 'ACCEPT [3, 3] | v=[3, 3] w=[3, 3]'), ('stmt2', ['[3, 1]', '[1]'], 'REJECT'),
+    ('lam', ['[0, 4]'], 'ACCEPT [0, 4]'), ('lam2', ['[4, 4]'], 'ACCEPT [4, 4]'), ('lam2', ['[3, 4]'], 'REJECT'),
+    # an extern's result variable that no parameter binds (k of e1) is the
+    # caller's choice: an existential, fixed by what the program asks of it
+    ('ex1', ['[5]', '[3]'], 'ACCEPT [3]'), ('ex1', ['[5]', '[]'], 'REJECT'),
+    ('ex2', ['[6]'], 'ACCEPT [6] | v1=[?]'),
+    ('ex3', ['[6]'], 'ACCEPT [?]'),
+    ('ex4', ['[6]', '[4]'], 'ACCEPT [4]'), ('ex4', ['[6]', '[1]'], 'ACCEPT [?]'),
+    ('ex4', ['[6]', '[0]'], 'ACCEPT [0]'),
+    ('ex5', ['[2]'], 'ACCEPT [?]'),
+    ('ex6', ['[2]', '[4]'], 'ACCEPT [4] | a=[4] b=[4] c=[4] d=[4]'),
+    ('ex7', ['[1]', '[3]', '[2]'], 'ACCEPT [1] | a=[1] b=[3] c=[2]'),
+    ('ex7', ['[1]', '[3]', '[3]'], 'ACCEPT [?] | a=[?] b=[3] c=[3]'),
+    ('ex8', ['[1]', ], 'ACCEPT [?] | v=[?] w=[?]'),
+    ('ex9', ['[1]', '[3]', '[4]'], 'REJECT'),
+    ('ex10', ['[1]', '[3]'], 'ACCEPT [3]'),
+    ('ex11', ['[2]', '[4, 3, 3, 3]'], 'ACCEPT [2, 4, ?, ?]'), ('ex11', ['[2]', '[4, 2, 3, 3]'], 'REJECT'),
+    ('ex12', ['[1]', '[2]'], 'ACCEPT [?]'), ('ex12', ['[1]', '[0]'], 'ACCEPT [?]'),
+    ('ex13', ['[1]'], 'ACCEPT [?] | v=[?]'),
+    ('ex14', ['[1]', '[1]'], 'ACCEPT [3] | v=[3]'),
+    # `?` stays a run-time size: k = the DYN fits, the broadcast needs it
+    ('ex15', ['[2]', '[2]'], 'UNDECIDABLE'), ('ex15', ['[2]', '[2, 2]'], 'REJECT'),
+    # a variable that a parameter binds stays what the arguments make it: tied
+    # to the existential (2 * m = k), an existential; several values fitting
+    # concrete arguments (0 * m = k forces k = 0, any m), a DYN
+    ('ex16', ['[1]', '[2]', '[3]'], 'ACCEPT [3]'), ('ex16', ['[1]', '[0]', '[3]'], 'UNDECIDABLE'),
+    ('ex17', ['[1]', '[5]'], 'ACCEPT [5]'), ('ex17', ['[1]', '[1]'], 'REJECT'),
+]
+
+
+def selftest():
+    prog = parse_program(SELFTEST, 'selftest.axon')
+    bad = 0
+    for name, ins, want in SELFTEST_CASES:
+        flat = [tuple(int(x) for x in a.strip('[] ').split(',') if x.strip()) for a in ins]
+        st = structure_from_annotations(prog, name)
+        if st is None or count_leaves(st) != len(flat):
+            st = ['T'] * len(flat)
+        got = repr(run_function(prog, name, flat, st))
+        if not (got == want or (want in ('REJECT', 'UNDECIDABLE', 'UNDET_RANK') and got.startswith(want))):
+            print('selftest: %s(%s): got %s, expected %s' % (name, ', '.join(ins), got, want))
+            bad += 1
+    print('selftest: %d cases, %d failed' % (len(SELFTEST_CASES), bad))
+    return 1 if bad else 0
+
+
+def count_leaves(st):
+    if isinstance(st, list):
+        return sum(count_leaves(x) for x in st)
+    return 1
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == '--selftest':
+        return selftest()
+    if len(argv) < 3:
+        sys.stderr.write(__doc__)
+        return 2
+    text = open(argv[1]).read()
+    prog = parse_program(text, argv[1])
+    flat = []
+    for a in argv[3:]:
+        flat.append(tuple(int(x) for x in a.strip('[] ').split(',') if x.strip()))
+    st = structure_from_annotations(prog, argv[2])
+    if st is None or count_leaves(st) != len(flat):
+        st = ['T'] * len(flat)
+    print(run_function(prog, argv[2], flat, st))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,994 @@
+#!/usr/bin/env python3
+"""run.py - the semantic differential test: generated (or given) Axon
+programs, their headers from `axonc emit`, and the interpreter of
+interp.py, compared on many input-shape tuples.
+
+    run.py --axonc build/axonc --cc "gcc -std=c99" --seed 1 --programs 150 \\
+           --tuples 200 --work /tmp/sem
+    run.py --axonc build/axonc --cc "gcc -std=c99" --file samples/mlp/mlp.axon ...
+
+Every disagreement prints one line starting with DISAGREE; a summary
+follows, and the last line is `disagreements N`.  Exit status 1 if N > 0.
+"""
+import argparse
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+import interp  # noqa: E402
+import gen     # noqa: E402
+
+INT64_MAX = (1 << 63) - 1
+LARGE = [1 << 40, 1 << 40, (1 << 31) + 1, 1 << 62]
+
+
+# ---------------------------------------------------------------- tuples
+
+def rand_dim(rng, large=True):
+    r = rng.random()
+    if r < 0.25:
+        return 1
+    if r < 0.32:
+        return 0
+    if r < 0.88:
+        return rng.randint(2, 6)
+    if r < 0.97 or not large:
+        return rng.randint(7, 12)
+    return rng.choice(LARGE)
+
+
+def sig_dim(d, env, rng, ctx):
+    k = d[0]
+    if k == 'int':
+        return d[1]
+    if k == 'dvar':
+        v = env.get(d[1])
+        if v is None:
+            v = env[d[1]] = rand_dim(rng)
+        return v
+    if k == 'rag':
+        return interp.RAG
+    if k == 'q':
+        return rand_dim(rng)
+    if k == 'op':
+        return interp.darith(ctx, d[1], sig_dim(d[2], env, rng, ctx), sig_dim(d[3], env, rng, ctx))
+    vals = [sig_dim(x, env, rng, ctx) for x in d[1]]
+    r = vals[0]
+    for v in vals[1:]:
+        r = interp.bcast_dim(ctx, r, v)
+    return r
+
+
+def sig_shape(atoms, env, senv, rng, ctx):
+    out = []
+    for a in atoms:
+        if a[0] == 'dims':
+            out.extend(sig_dim(d, env, rng, ctx) for d in a[1])
+        elif a[0] == 'svar':
+            v = senv.get(a[1])
+            if v is None:
+                v = senv[a[1]] = tuple(rand_dim(rng) for _ in range(rng.choice([0, 0, 1, 1, 2, 3])))
+            out.extend(v)
+        else:
+            ops = [sig_shape(x, env, senv, rng, ctx) for x in a[1]]
+            r = ops[0]
+            for s in ops[1:]:
+                r = interp.bcast_shapes(ctx, r, s)
+            out.extend(r)
+    return tuple(out)
+
+
+ELEM_SIZE = {'bool': 1, 'i8': 1, 'u8': 1, 'i16': 2, 'u16': 2, 'f16': 2, 'bf16': 2,
+             'i32': 4, 'u32': 4, 'f32': 4, 'i64': 8, 'u64': 8, 'f64': 8}
+
+
+def elem_size(e):
+    """Bytes of an element type; an element variable is f32 (axonc emit's
+    default --elem-type)."""
+    return ELEM_SIZE.get(e, 4)
+
+
+def has_fun_type(ty):
+    if ty[0] == 'fun':
+        return True
+    if ty[0] == 'tuple':
+        return any(has_fun_type(t) for t in ty[1])
+    return False
+
+
+def count_overflows(shape, esize):
+    """True/False: whether a plan's element or byte count of this shape
+    overflows int64 (a 0 axis makes the counts 0; an unknown or ragged axis
+    makes them -1); None when it depends on an unknown element size."""
+    if any(d == 0 for d in shape):
+        return False
+    if any(d < 0 for d in shape):
+        return False
+    n = 1
+    for d in shape:
+        n *= d
+    if esize is None:
+        if n > INT64_MAX:
+            return True
+        if n * 8 <= INT64_MAX:
+            return False
+        return None
+    return n > INT64_MAX or n * esize > INT64_MAX
+
+
+def flat_types(ty, out):
+    if ty[0] == 'tuple':
+        for t in ty[1]:
+            flat_types(t, out)
+    else:
+        out.append(ty)
+    return out
+
+
+def tuple_from_types(rng, ptypes):
+    """Input shapes from the parameter types of a signature (or the
+    annotations), with random values for the variables; None on failure."""
+    for _ in range(6):
+        env, senv = {}, {}
+        ctx = interp.Ctx()
+        try:
+            shapes = []
+            for t in ptypes:
+                if t[0] == 'tensor':
+                    s = sig_shape(t[2], env, senv, rng, ctx)
+                else:
+                    s = tuple(rand_dim(rng) for _ in range(rng.choice([0, 1, 2])))
+                dims = []
+                for d in s:
+                    if d is interp.RAG:
+                        dims.append(-2)         # only where the type says `*`
+                    elif isinstance(d, int) and d >= 0:
+                        dims.append(d)
+                    else:
+                        raise interp.Reject('not a size')
+                shapes.append(tuple(dims))
+        except (interp.Reject, RecursionError):
+            continue
+        if any(len(s) > 8 for s in shapes) or any(d > INT64_MAX for s in shapes for d in s):
+            continue
+        return shapes
+    return None
+
+
+def mutate(rng, shapes, negative=False):
+    shapes = list(shapes)
+    if not shapes:
+        return shapes
+    i = rng.randrange(len(shapes))
+    s = list(shapes[i])
+    r = rng.random()
+    if s and negative and r < 0.08:
+        s[rng.randrange(len(s))] = rng.choice([-1, -3])
+    elif s and r < 0.65:
+        j = rng.randrange(len(s))
+        old = s[j]
+        for _ in range(5):
+            s[j] = rng.choice([old + 1, max(old - 1, 0), 1, 0, rand_dim(rng, large=False)])
+            if s[j] != old:
+                break
+    elif r < 0.85 and s:
+        del s[rng.randrange(len(s))]
+    elif len(s) < 8:
+        s.insert(rng.randrange(len(s) + 1), rng.choice([1, 1, 2, 3]))
+    shapes[i] = tuple(s)
+    return shapes
+
+
+def random_tuple(rng, n, negative):
+    pool = [rand_dim(rng) for _ in range(rng.choice([1, 2, 3]))]
+    r0 = rng.choice([0, 1, 1, 2, 2, 3, 4])
+    shapes = []
+    for _ in range(n):
+        rank = min(max(r0 + rng.choice([-1, 0, 0, 0, 1]), 0), 4)
+        dims = []
+        for _ in range(rank):
+            dims.append(rng.choice(pool) if rng.random() < 0.75 else rand_dim(rng))
+        shapes.append(tuple(dims))
+    if negative and shapes and rng.random() < 0.08:
+        cands = [i for i, s in enumerate(shapes) if s]
+        if cands:
+            i = rng.choice(cands)
+            s = list(shapes[i])
+            s[rng.randrange(len(s))] = rng.choice([-1, -3, -7, -(1 << 40)])
+            shapes[i] = tuple(s)
+    return shapes
+
+
+def count_structure(st):
+    if st == 'T' or st == 'F':
+        return 1
+    return sum(count_structure(x) for x in st)
+
+
+# ---------------------------------------------------------------- outcomes
+
+def simple_dim(d):
+    if d is interp.RAG:
+        return -2
+    if isinstance(d, int):
+        return d
+    return -1
+
+
+def simplify(o):
+    """An Outcome as plain data."""
+    return (o.kind, o.reason,
+            [[simple_dim(d) for d in s] for s in o.outputs],
+            [(n, [simple_dim(d) for d in s], al) for n, s, al in o.temps],
+            o.count_overflow)
+
+
+def fmt_tuple(flat):
+    return ','.join('[' + ','.join(str(d) for d in s) + ']' for s in flat)
+
+
+def fmt_interp(r):
+    kind, reason, outs, temps, ovf = r
+    if kind != 'accept':
+        return '%s(%s)' % (kind.upper(), reason)
+    s = 'ACCEPT ' + ' '.join('[' + ','.join(map(str, o)) + ']' for o in outs)
+    if temps:
+        s += ' tmp ' + ' '.join('%s=[%s]' % (n, ','.join(map(str, t))) for n, t, _ in temps)
+    return s
+
+
+# ---------------------------------------------------------------- axonc
+
+ERR_RE = re.compile(r'^(.*?):(\d+):(\d+): error: (.*)$')
+NOTE_RE = re.compile(r'^(.*?):(\d+):(\d+): note: (.*)$')
+WARN_RE = re.compile(r"^(.*?):(\d+):(\d+): warning: '(.+)' is not exported: (.*)$")
+
+
+def reason_class(text):
+    t = text.lower()
+    if 'function' in t and ('parameter' in t or 'result' in t or 'higher' in t
+                            or 'argument' in t or 'output' in t):
+        return 'higher-order'
+    if 'any type' in t:
+        return 'parameter of any type'
+    if 'rank' in t and 'output' in t:
+        return 'output rank not determined'
+    if 'split' in t:
+        return 'input rank split not determined'
+    if 'elem' in t:
+        return 'element type'
+    if 'cannot decide' in t:
+        what = t.split('cannot decide', 1)[1].split('from the input', 1)[0]
+        if 'broadcast' in what:
+            return 'cannot decide a broadcast'
+        if '>=' in what:
+            return 'cannot decide a size >= 0'
+        if ' / ' in what:
+            return 'cannot decide a floor division'
+        if ' * ' in what:
+            return 'cannot decide a product'
+        if ' + ' in what or ' - ' in what:
+            return 'cannot decide a sum'
+        return 'cannot decide (other)'
+    t = re.sub(r"'[^']*'", "'_'", text)
+    t = re.sub(r'\([^)]*\)', '(_)', t)
+    t = re.sub(r'\d+', 'N', t)
+    return t
+
+
+def run_cmd(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, **kw)
+
+
+def c_name(name):
+    return name.replace("'", '_prime')
+
+
+def item_end_line(prog, it):
+    return prog.text.count('\n', 0, it.end) + 1
+
+
+def dependents(prog, failing):
+    """failing items and every item that uses one."""
+    bad = set(failing)
+    changed = True
+    while changed:
+        changed = False
+        for it in prog.items:
+            if it.name in bad or it.kind == 'extern':
+                continue
+            if interp.free_names(it.node) & bad:
+                bad.add(it.name)
+                changed = True
+    return bad
+
+
+# ---------------------------------------------------------------- one program
+
+class Job(object):
+    def __init__(self, idx, path, prefix, args):
+        self.idx, self.path, self.prefix = idx, path, prefix
+        self.axonc, self.tuples, self.seed = args.axonc, args.tuples, args.seed
+        self.negative = args.negative
+        self.budget = args.budget
+        self.hdir = os.path.join(args.work, 'h')
+
+
+def run_tuples(prog, name, structure, ptypes, rng, ntuples, negative, budget, sig_share=0.5):
+    """[(flat, simple outcome, origin)] for one function."""
+    n = sum(count_structure(st) for st in structure)
+    out = []
+    seen = set()
+    attempts = 0
+    while len(out) < ntuples and attempts < ntuples * 3:
+        attempts += 1
+        from_sig = ptypes is not None and rng.random() < sig_share
+        if from_sig:
+            flat = tuple_from_types(rng, ptypes)
+            if flat is None:
+                from_sig = False
+            else:
+                mutated = rng.random() < 0.3
+                if mutated:
+                    flat = mutate(rng, flat, negative)
+        if not from_sig:
+            flat = random_tuple(rng, n, negative)
+        key = tuple(tuple(s) for s in flat)
+        if key in seen:
+            continue
+        seen.add(key)
+        o = interp.run_function(prog, name, [tuple(s) for s in flat], structure, budget=budget)
+        if from_sig and not mutated and o.kind == 'reject' and rng.random() < 0.6:
+            # the where-clauses are not sampled: try again for an accepted one
+            continue
+        out.append((list(map(list, flat)), simplify(o), 'sig' if from_sig else 'rnd'))
+    return out
+
+
+def process(job):
+    res = {'idx': job.idx, 'path': job.path, 'prefix': job.prefix, 'functions': [],
+           'notes': [], 'check_rc': None, 'syntax': None}
+    rng = random.Random('%s:%s' % (job.seed, job.idx))
+    text = open(job.path).read()
+    try:
+        prog = interp.parse_program(text, job.path)
+    except interp.AxonSyntaxError as e:
+        prog = None
+        res['notes'].append('interp.py cannot parse: %s' % e)
+    chk = run_cmd([job.axonc, 'check', job.path])
+    res['check_rc'] = chk.returncode
+    if chk.returncode not in (0, 1):
+        res['notes'].append('axonc check exited %d: %s' % (chk.returncode, chk.stderr[-300:]))
+        return res
+    if prog is None:
+        if chk.returncode == 0:
+            res['syntax'] = 'axonc accepts a program that interp.py cannot parse'
+        return res
+    path = job.path
+    if chk.returncode == 1:
+        if 'syntax error' in chk.stderr:
+            res['syntax'] = 'axonc: ' + chk.stderr.strip().splitlines()[0]
+            return res
+        # the items holding an error; an error located in an extern's
+        # signature (the rule that failed) belongs to the items its notes
+        # point at
+        def item_at(L):
+            for it in prog.items:
+                if it.line <= L <= item_end_line(prog, it):
+                    return it
+            return None
+        # an item uses only the items above it, so an error belongs to the
+        # last item among its location and its notes' (the first may be a
+        # callee's rule or an extern's signature)
+        failing = []
+        blocks = []
+        for ln in chk.stderr.splitlines():
+            m = ERR_RE.match(ln)
+            if m:
+                blocks.append([int(m.group(2))])
+                continue
+            m = NOTE_RE.match(ln)
+            if m and blocks:
+                blocks[-1].append(int(m.group(2)))
+        for lines in blocks:
+            its = [item_at(L) for L in lines]
+            its = [it for it in its if it is not None]
+            if its:
+                last = max(its, key=lambda it: it.start)
+                if last.kind != 'extern' and last.name not in failing:
+                    failing.append(last.name)
+        msg = [ln for ln in chk.stderr.splitlines() if ': error: ' in ln]
+        for name in failing:
+            st = interp.structure_from_annotations(prog, name)
+            if st is None or any(interp.has_fun(x) for x in st):
+                continue
+            it = prog.by_name[name]
+            ptypes = None
+            if it.kind != 'extern' and it.node[0] == 'fn':
+                ptypes = []
+                for pn, pt in it.node[1]:
+                    if pt is None:
+                        ptypes.append(('tvar', pn))
+                    else:
+                        flat_types(pt, ptypes)
+            tuples = run_tuples(prog, name, st, ptypes, rng, max(job.tuples // 2, 10), job.negative, job.budget, 0.6)
+            res['functions'].append({'name': name, 'status': 'static_reject', 'tuples': tuples,
+                                     'message': ' / '.join(m for m in msg if ':%d:' % it.line in m or True)[:300]})
+        # check the rest of the program without the failing items
+        bad = dependents(prog, failing)
+        keep = [it for it in prog.items if it.name not in bad]
+        if not keep or not failing:
+            return res
+        rdir = os.path.join(os.path.dirname(os.path.dirname(job.path)), 'reduced', str(job.idx))
+        os.makedirs(rdir, exist_ok=True)
+        path = os.path.join(rdir, os.path.basename(job.path))
+        with open(path, 'w') as f:
+            for it in keep:
+                f.write(text[it.start:it.end].rstrip(';') + ';\n')
+        text = open(path).read()
+        try:
+            prog = interp.parse_program(text, path)
+        except interp.AxonSyntaxError as e:
+            res['notes'].append('reduced program does not parse: %s' % e)
+            return res
+        chk = run_cmd([job.axonc, 'check', path])
+        res['reduced'] = path
+        if chk.returncode != 0:
+            res['notes'].append('reduced program still fails check')
+            return res
+    sigs = {}
+    for ln in chk.stdout.splitlines():
+        if ' : ' not in ln:
+            continue
+        try:
+            name, ty, where = interp.parse_signature(ln)
+        except interp.AxonSyntaxError as e:
+            res['notes'].append('cannot parse signature %r: %s' % (ln, e))
+            continue
+        sigs[name] = (ty, where, ln)
+    hpath = os.path.join(job.hdir, job.prefix + '.h')
+    em = run_cmd([job.axonc, 'emit', path, '-o', hpath, '--prefix', job.prefix])
+    if em.returncode != 0:
+        res['notes'].append('axonc emit failed (%d): %s' % (em.returncode, em.stderr[-300:]))
+        return res
+    res['header'] = hpath
+    res['path'] = path
+    refused = {}
+    for ln in em.stderr.splitlines():
+        m = WARN_RE.match(ln)
+        if m:
+            refused[m.group(4)] = m.group(5)
+    htext = open(hpath).read()
+    exported = {}
+    for m in re.finditer(r'#define %s_(\w+)_NUM_(INPUTS|OUTPUTS|TEMPS) (\d+)' % re.escape(job.prefix), htext):
+        exported.setdefault(m.group(1), {})[m.group(2)] = int(m.group(3))
+    for it in prog.items:
+        name = it.name
+        if name not in sigs:
+            continue
+        ty = sigs[name][0]
+        if ty[0] != 'fun':
+            continue
+        structure = [interp.structure_of_type(t) for t in ty[1]]
+        ptypes = []
+        for t in ty[1]:
+            flat_types(t, ptypes)
+        f = {'name': name, 'sig': sigs[name][2]}
+        cn = c_name(name)
+        if cn in exported:
+            f['status'] = 'exported'
+            f['cname'] = '%s_%s' % (job.prefix, cn)
+            f['counts'] = exported[cn]
+        elif name in refused:
+            f['status'] = 'refused'
+            f['reason'] = refused[name]
+        else:
+            f['status'] = 'missing'
+        f['out_elems'] = [elem_size(t[1]) if t[0] == 'tensor' else 4 for t in flat_types(ty[2], [])]
+        if any(interp.has_fun(x) for x in structure) or has_fun_type(ty[2]):
+            f['higher_order'] = True
+            f['tuples'] = []
+        else:
+            f['tuples'] = run_tuples(prog, name, structure, ptypes, rng, job.tuples, job.negative, job.budget)
+        res['functions'].append(f)
+    return res
+
+
+# ---------------------------------------------------------------- the C harness
+
+HARNESS_HEAD = r'''/* Generated by tests/semantic/run.py: every exported shape function of the
+ * programs below, called on the input tuples read from stdin. */
+#include <stdio.h>
+#include <string.h>
+'''
+
+HARNESS_MAIN = r'''
+static void put_shape(const axon_shape *s)
+{
+    int j;
+    printf(" %d", s->rank);
+    for (j = 0; j < s->rank && j < AXON_MAX_RANK; j++)
+        printf(" %lld", (long long)s->dims[j]);
+}
+
+int main(int argc, char **argv)
+{
+    static axon_shape in[MAXIN + 1], out[MAXOUT + 1], tmp[MAXTMP + 1], out2[MAXOUT + 1];
+    axon_error err, err2;
+    int fid, nin, i, j;
+    if (argc > 1 && strcmp(argv[1], "--names") == 0) {
+        for (i = 0; i < NENTRIES; i++) {
+            printf("%d %d %d %d", i, entries[i].nin, entries[i].nout, entries[i].ntmp);
+            for (j = 0; j < entries[i].ntmp; j++) {
+                const char *n = entries[i].tname(j);
+                printf(" %s", n ? n : "(null)");
+            }
+            printf("\n");
+        }
+        return 0;
+    }
+    while (scanf("%d %d", &fid, &nin) == 2) {
+        const struct entry *e;
+        int st1, st2;
+        if (fid < 0 || fid >= NENTRIES || nin != entries[fid].nin || nin > MAXIN)
+            return 3;
+        e = &entries[fid];
+        for (i = 0; i < nin; i++) {
+            long long d;
+            if (scanf("%d", &in[i].rank) != 1 || in[i].rank < 0 || in[i].rank > AXON_MAX_RANK)
+                return 3;
+            for (j = 0; j < in[i].rank; j++) {
+                if (scanf("%lld", &d) != 1)
+                    return 3;
+                in[i].dims[j] = (int64_t)d;
+            }
+        }
+        memset(&err, 0, sizeof err);
+        memset(&err2, 0, sizeof err2);
+        st1 = e->prep(in, out, tmp, &err);
+        st2 = e->shape(in, out2, &err2);
+        printf("R %d %s %d", st1, axon_status_name(st1), st2);
+        if (st1 == 0) {
+            printf(" O");
+            for (i = 0; i < e->nout; i++)
+                put_shape(&out[i]);
+            printf(" T");
+            for (i = 0; i < e->ntmp; i++)
+                put_shape(&tmp[i]);
+        }
+        if (st2 == 0) {
+            printf(" S");
+            for (i = 0; i < e->nout; i++)
+                put_shape(&out2[i]);
+        }
+        printf(" | %s\n", st1 ? err.message : (st2 ? err2.message : ""));
+    }
+    return 0;
+}
+'''
+
+
+def write_harness(path, entries, headers):
+    """entries: [(cname, nin, nout, ntmp)]"""
+    out = [HARNESS_HEAD]
+    for h in headers:
+        out.append('#include "%s"\n' % os.path.basename(h))
+    out.append('\ntypedef int (*prep_fn)(const axon_shape *, axon_shape *, axon_shape *, axon_error *);\n')
+    out.append('typedef int (*shape_fn)(const axon_shape *, axon_shape *, axon_error *);\n')
+    out.append('struct entry { int nin, nout, ntmp; prep_fn prep; shape_fn shape; const char *(*tname)(int); };\n\n')
+    maxin = maxout = maxtmp = 1
+    for k, (cn, nin, nout, ntmp) in enumerate(entries):
+        maxin, maxout, maxtmp = max(maxin, nin), max(maxout, nout), max(maxtmp, ntmp)
+        out.append('static int w%d(const axon_shape *in, axon_shape *out, axon_shape *tmp, axon_error *err)\n{\n'
+                   '    %s_plan plan;\n    int i, st = %s_prepare(in, &plan, err);\n'
+                   '    if (st == 0) {\n'
+                   '        for (i = 0; i < %s_NUM_OUTPUTS; i++)\n            out[i] = plan.out[i];\n'
+                   '        for (i = 0; i < %s_NUM_TEMPS; i++)\n            tmp[i] = plan.tmp[i];\n'
+                   '    }\n    return st;\n}\n' % (k, cn, cn, cn, cn))
+    out.append('\n#define NENTRIES %d\n#define MAXIN %d\n#define MAXOUT %d\n#define MAXTMP %d\n'
+               % (len(entries), maxin, maxout, maxtmp))
+    out.append('static const struct entry entries[NENTRIES > 0 ? NENTRIES : 1] = {\n')
+    for k, (cn, nin, nout, ntmp) in enumerate(entries):
+        out.append('    { %s_NUM_INPUTS, %s_NUM_OUTPUTS, %s_NUM_TEMPS, w%d, %s_shape, %s_temp_name },\n'
+                   % (cn, cn, cn, k, cn, cn))
+    if not entries:
+        out.append('    { 0, 0, 0, 0, 0, 0 },\n')
+    out.append('};\n')
+    out.append(HARNESS_MAIN)
+    with open(path, 'w') as f:
+        f.write(''.join(out))
+
+
+def parse_result(line, nout, ntmp):
+    toks = line.split(' | ', 1)
+    msg = toks[1] if len(toks) > 1 else ''
+    t = toks[0].split()
+    assert t[0] == 'R'
+    st1, name, st2 = int(t[1]), t[2], int(t[3])
+    i = 4
+    outs = temps = souts = None
+
+    def shapes(k):
+        nonlocal i
+        r = []
+        for _ in range(k):
+            rank = int(t[i])
+            r.append([int(x) for x in t[i + 1:i + 1 + rank]])
+            i += 1 + rank
+        return r
+    if i < len(t) and t[i] == 'O':
+        i += 1
+        outs = shapes(nout)
+        assert t[i] == 'T'
+        i += 1
+        temps = shapes(ntmp)
+    if i < len(t) and t[i] == 'S':
+        i += 1
+        souts = shapes(nout)
+    return st1, name, st2, outs, temps, souts, msg
+
+
+# ---------------------------------------------------------------- comparing
+
+class Report(object):
+    def __init__(self, args):
+        self.args = args
+        self.dis = {}           # kind -> count
+        self.lines = 0
+        self.failing = set()
+        self.per_fn_kind = set()
+
+    def disagree(self, kind, prog, fn, flat, ir, hr, msg=''):
+        self.dis[kind] = self.dis.get(kind, 0) + 1
+        key = (kind, prog, fn)
+        self.failing.add(prog)
+        if key in self.per_fn_kind and not self.args.verbose:
+            return
+        self.per_fn_kind.add(key)
+        self.lines += 1
+        s = 'DISAGREE %s %s %s in=%s interp=%s header=%s' % (kind, prog, fn, flat, ir, hr)
+        if msg:
+            s += ' msg=%s' % msg
+        print(s)
+
+
+def fmt_header(st1, name, outs, temps, tnames, msg):
+    if st1 != 0:
+        return '%s' % name
+    s = 'ACCEPT ' + ' '.join('[' + ','.join(map(str, o)) + ']' for o in outs)
+    if temps:
+        s += ' tmp ' + ' '.join('%s=[%s]' % (n, ','.join(map(str, t))) for n, t in zip(tnames, temps))
+    return s
+
+
+def compare(rep, prog, f, flat, ir, hres, tnames, stats):
+    kind, reason, iouts, itemps, ovf = ir
+    st1, sname, st2, outs, temps, souts, msg = hres
+    fn = f['name']
+    ftuple = fmt_tuple(flat)
+    hr = fmt_header(st1, sname, outs, temps, tnames, msg)
+    irs = fmt_interp(ir)
+    if kind == 'gave_up':
+        stats['gave_up'] += 1
+        return
+    stats['compared'] += 1
+    if (st1 == 0) != (st2 == 0) and not (st2 == 0 and sname == 'AXON_ERR_OVERFLOW'):
+        rep.disagree('SHAPE_VS_PREPARE', prog, fn, ftuple, 'prepare=%s' % sname, 'shape=%d' % st2, msg)
+    if st1 == 0 and st2 == 0 and outs != souts:
+        rep.disagree('SHAPE_VS_PREPARE', prog, fn, ftuple, 'prepare=%s' % outs, 'shape=%s' % souts)
+    if kind == 'undecidable':
+        stats['undecidable'] += 1
+        rep.disagree('DECIDED_UNDECIDABLE', prog, fn, ftuple, irs, hr, msg)
+        return
+    if kind == 'undet_rank':
+        stats['undet_rank'] += 1
+        if st1 == 0:
+            rep.disagree('DECIDED_UNDETERMINED_RANK', prog, fn, ftuple, irs, hr, msg)
+        return
+    if kind == 'reject':
+        stats['rejected'] += 1
+        if st1 == 0:
+            rep.disagree('ACCEPTS_INVALID', prog, fn, ftuple, irs, hr)
+        return
+    stats['accepted'] += 1
+    elems = f.get('out_elems') or []
+    ovs = [count_overflows(o, elems[i] if i < len(elems) else 4) for i, o in enumerate(iouts)]
+    ovs += [count_overflows(t, None) for _, t, _ in itemps]
+    if None in ovs:
+        stats['compared'] -= 1
+        stats['accepted'] -= 1
+        stats['elem_size_unknown'] += 1
+        return
+    ovf = any(ovs)
+    if st1 != 0:
+        if not ovf:
+            rep.disagree('REJECTS_VALID', prog, fn, ftuple, irs, hr, msg)
+        elif sname != 'AXON_ERR_OVERFLOW':
+            rep.disagree('REJECTS_VALID', prog, fn, ftuple, irs + ' (counts overflow)', hr, msg)
+        return
+    if len(outs) != len(iouts):
+        rep.disagree('OUTPUT_COUNT', prog, fn, ftuple, irs, hr)
+        return
+    for o, io in zip(outs, iouts):
+        k = shape_diff(io, o)
+        if k:
+            rep.disagree(k + '_OUTPUT', prog, fn, ftuple, irs, hr)
+            return
+    if not compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
+        return
+    if ovf:
+        # the shapes agree, but a plan's count does not fit int64
+        rep.disagree('MISSED_COUNT_OVERFLOW', prog, fn, ftuple, irs, hr)
+
+
+def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
+    # intermediates by name; the header may leave out a name whose value is
+    # an output (docs: "v is output 1: not an intermediate")
+    j = 0
+    for hn, ht in zip(tnames, temps):
+        while j < len(itemps) and itemps[j][0] != hn and itemps[j][2]:
+            j += 1
+        if j >= len(itemps) or itemps[j][0] != hn:
+            rep.disagree('TEMP_NAMES', prog, fn, ftuple, irs, hr)
+            return False
+        k = shape_diff(itemps[j][1], ht)
+        if k:
+            rep.disagree(k + '_TEMP', prog, fn, ftuple, irs, hr)
+            return False
+        j += 1
+    for n, t, al in itemps[j:]:
+        if not al:
+            rep.disagree('TEMP_NAMES', prog, fn, ftuple, irs, hr)
+            return False
+    return True
+
+
+def shape_diff(i, h):
+    """None if the interpreter's shape i (ints, -1 unknown, -2 ragged) is
+    the header's h; else a kind."""
+    if len(i) != len(h):
+        return 'WRONG'
+    kind = None
+    for a, b in zip(i, h):
+        if a == b:
+            continue
+        if a >= 0 and b == -1:
+            kind = kind or 'UNKNOWN'
+        elif a == -1 and b >= 0:
+            kind = kind or 'OVERKNOWN'
+        else:
+            return 'WRONG'
+    return kind
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--axonc', default=os.path.join(HERE, '..', '..', 'build', 'axonc'))
+    ap.add_argument('--cc', default='gcc -std=c99 -pedantic -Wall -Wextra -Werror')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--programs', type=int, default=40)
+    ap.add_argument('--tuples', type=int, default=150, help='tuples per function')
+    ap.add_argument('--work', default=None)
+    ap.add_argument('--file', action='extend', nargs='+', default=[], metavar='F.axon',
+                    help='check these .axon files instead of generated ones')
+    ap.add_argument('--negative', action='store_true', help='random tuples sometimes have negative sizes')
+    ap.add_argument('--jobs', type=int, default=0, help='worker processes (default: the number of CPUs, at most 4)')
+    ap.add_argument('--budget', type=int, default=20000, help="the solver's work limit per tuple")
+    ap.add_argument('--verbose', action='store_true', help='print every disagreeing tuple, not one per function and kind')
+    args = ap.parse_args()
+    t0 = time.time()
+    args.axonc = os.path.abspath(args.axonc)
+    if args.work is None:
+        args.work = os.path.join(HERE, '..', '..', 'build', 'semantic-work')
+    args.work = os.path.abspath(args.work)
+    if os.path.isdir(args.work):
+        shutil.rmtree(args.work)
+    for d in ('programs', 'h', 'failing'):
+        os.makedirs(os.path.join(args.work, d), exist_ok=True)
+    jobs = []
+    if args.file:
+        for k, fpath in enumerate(args.file):
+            d = os.path.join(args.work, 'programs', '%03d' % k)
+            os.makedirs(d, exist_ok=True)
+            dst = os.path.join(d, os.path.basename(fpath))
+            shutil.copyfile(fpath, dst)
+            jobs.append(Job(k, dst, 'f%03d' % k, args))
+    else:
+        for k in range(args.programs):
+            stem = 'p%04d' % k
+            d = os.path.join(args.work, 'programs', '%03d' % k)
+            os.makedirs(d, exist_ok=True)
+            dst = os.path.join(d, stem + '.axon')
+            with open(dst, 'w') as f:
+                f.write(gen.generate(args.seed, stem))
+            jobs.append(Job(k, dst, stem, args))
+    njobs = args.jobs or min(os.cpu_count() or 1, 4)
+    if njobs > 1 and len(jobs) > 1:
+        import multiprocessing
+        with multiprocessing.Pool(njobs) as pool:
+            results = pool.map(process, jobs, chunksize=1)
+    else:
+        results = [process(j) for j in jobs]
+    t1 = time.time()
+
+    rep = Report(args)
+    # the harness
+    entries, headers = [], []
+    for r in results:
+        if r.get('header'):
+            headers.append(r['header'])
+        for f in r['functions']:
+            if f['status'] == 'exported':
+                c = f['counts']
+                f['entry'] = len(entries)
+                entries.append((f['cname'], c.get('INPUTS', 0), c.get('OUTPUTS', 0), c.get('TEMPS', 0)))
+    hc = os.path.join(args.work, 'h', 'harness.c')
+    write_harness(hc, entries, headers)
+    exe = os.path.join(args.work, 'harness')
+    cc = shlex.split(args.cc) + ['-I', os.path.join(args.work, 'h'), hc, '-o', exe]
+    comp = run_cmd(cc)
+    for _ in range(5):
+        if comp.returncode == 0:
+            break
+        # a header that does not compile (with the same flags as the
+        # harness) is a disagreement of its own; leave it out and retry
+        bad = set(re.findall(r'(?m)^[^ :]*/h/([A-Za-z0-9_]+)\.h:\d+:\d+: error', comp.stderr))
+        bad |= set(re.findall(r'(?m)^In file included from [^ :]*/h/harness\.c:\d+:\n[^ :]*/h/([A-Za-z0-9_]+)\.h', comp.stderr))
+        if not bad:
+            break
+        for r in results:
+            if r.get('header') and os.path.basename(r['header'])[:-2] in bad:
+                first = [ln for ln in comp.stderr.splitlines() if os.path.basename(r['header']) in ln and 'error' in ln]
+                rep.disagree('HEADER_COMPILE', r['path'], '-', '-', 'compiles', 'error', (first[0] if first else '')[:300])
+                r['header'] = None
+                for f in r['functions']:
+                    if f['status'] == 'exported':
+                        f['status'] = 'uncompiled'
+        entries, headers = [], []
+        for r in results:
+            if r.get('header'):
+                headers.append(r['header'])
+            for f in r['functions']:
+                if f['status'] == 'exported':
+                    c = f['counts']
+                    f['entry'] = len(entries)
+                    entries.append((f['cname'], c.get('INPUTS', 0), c.get('OUTPUTS', 0), c.get('TEMPS', 0)))
+        write_harness(hc, entries, headers)
+        comp = run_cmd(cc)
+    if comp.returncode != 0:
+        print('harness does not compile:\n' + comp.stderr[-3000:])
+        print('disagreements 1')
+        return 1
+    t2 = time.time()
+    names = run_cmd([exe, '--names'])
+    tnames = {}
+    for ln in names.stdout.splitlines():
+        t = ln.split()
+        tnames[int(t[0])] = (int(t[1]), int(t[2]), int(t[3]), t[4:])
+    feed = []
+    order = []
+    for r in results:
+        for f in r['functions']:
+            if f['status'] != 'exported':
+                continue
+            nin = f['counts'].get('INPUTS', 0)
+            for flat, ir, origin in f['tuples']:
+                if len(flat) != nin:
+                    rep.disagree('INPUT_COUNT', r['path'], f['name'], fmt_tuple(flat), 'inputs=%d' % len(flat), 'NUM_INPUTS=%d' % nin)
+                    continue
+                feed.append('%d %d %s\n' % (f['entry'], nin, ' '.join('%d %s' % (len(s), ' '.join(map(str, s))) for s in flat)))
+                order.append((r, f, flat, ir, origin))
+    hr = subprocess.run([exe], input=''.join(feed), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        universal_newlines=True)
+    outl = hr.stdout.splitlines()
+    if hr.returncode != 0 or len(outl) != len(order):
+        # find the tuple that crashed the harness
+        idx = len(outl)
+        if idx < len(order):
+            r, f, flat, ir, origin = order[idx]
+            rep.disagree('HARNESS_CRASH', r['path'], f['name'], fmt_tuple(flat), fmt_interp(ir),
+                         'exit %d' % hr.returncode, hr.stderr.strip().replace('\n', ' ')[:400])
+        order = order[:len(outl)]
+    t3 = time.time()
+
+    stats = dict(compared=0, accepted=0, rejected=0, gave_up=0, undecidable=0, undet_rank=0, elem_size_unknown=0)
+    origin_stats = {}
+    for (r, f, flat, ir, origin), line in zip(order, outl):
+        nin, nout, ntmp, tn = tnames[f['entry']]
+        hres = parse_result(line, nout, ntmp)
+        compare(rep, r['path'], f, flat, ir, hres, tn, stats)
+        key = (origin, ir[0])
+        origin_stats[key] = origin_stats.get(key, 0) + 1
+
+    # static rejections, refusals
+    nprog = len(results)
+    nrej = sum(1 for r in results if r['check_rc'] == 1)
+    nfun = nexp = nref = nstat = 0
+    refused_by = {}
+    refused_decidable = {}
+    static_tuples = 0
+    missing = 0
+    for r in results:
+        if r['syntax']:
+            rep.disagree('SYNTAX', r['path'], '-', '-', 'parses', r['syntax'])
+        for note in r['notes']:
+            print('note: %s: %s' % (r['path'], note))
+        for f in r['functions']:
+            nfun += 1
+            if f['status'] == 'exported':
+                nexp += 1
+            elif f['status'] == 'static_reject':
+                nstat += 1
+                for flat, ir, origin in f['tuples']:
+                    if ir[0] == 'gave_up':
+                        stats['gave_up'] += 1
+                        continue
+                    static_tuples += 1
+                    if ir[0] == 'accept':
+                        rep.disagree('STATIC_REJECT', r['path'], f['name'], fmt_tuple(flat), fmt_interp(ir),
+                                     'check: error', f.get('message', ''))
+            elif f['status'] == 'refused':
+                nref += 1
+                cls = reason_class(f['reason'])
+                refused_by[cls] = refused_by.get(cls, 0) + 1
+                if f.get('higher_order') or cls in ('higher-order', 'parameter of any type', 'element type'):
+                    continue
+                kinds = set(ir[0] for _, ir, _ in f['tuples'])
+                if f['tuples'] and kinds <= {'accept', 'reject'}:
+                    refused_decidable[cls] = refused_decidable.get(cls, 0) + 1
+                    print('REFUSED_DECIDABLE %s %s (%s) e.g. in=%s interp=%s' % (
+                        r['path'], f['name'], f['reason'],
+                        fmt_tuple(f['tuples'][0][0]), fmt_interp(f['tuples'][0][1])))
+            elif f['status'] == 'uncompiled':
+                nexp += 1
+            else:
+                missing += 1
+                rep.disagree('NOT_EXPORTED_NO_WARNING', r['path'], f['name'], '-', '-', 'missing from the header')
+    kept = []
+    for p in sorted(rep.failing):
+        d = os.path.join(args.work, 'failing', os.path.basename(os.path.dirname(p)))
+        os.makedirs(d, exist_ok=True)
+        shutil.copyfile(p, os.path.join(d, os.path.basename(p)))
+        kept.append(os.path.join(d, os.path.basename(p)))
+    t4 = time.time()
+
+    ndis = sum(rep.dis.values())
+    print('programs %d (rejected by check %d), functions %d: exported %d, refused %d%s, rejected by check %d'
+          % (nprog, nrej, nfun, nexp, nref,
+             (' (' + ', '.join('%s %d' % kv for kv in sorted(refused_by.items())) + ')') if refused_by else '',
+             nstat))
+    print('tuples compared %d (accepted %d, rejected %d, undecidable %d, undetermined rank %d), oracle gave up %d, '
+          'not compared (a count near 2^63 with an unknown element size) %d, tuples on functions rejected by check %d'
+          % (stats['compared'], stats['accepted'], stats['rejected'], stats['undecidable'], stats['undet_rank'],
+             stats['gave_up'], stats['elem_size_unknown'], static_tuples))
+    print('tuple origins: ' + ', '.join('%s/%s %d' % (k[0], k[1], v) for k, v in sorted(origin_stats.items())))
+    print('refused but decidable %d%s' % (sum(refused_decidable.values()),
+          (' (' + ', '.join('%s %d' % kv for kv in sorted(refused_decidable.items())) + ')') if refused_decidable else ''))
+    if rep.dis:
+        print('disagreements by kind (tuples): ' + ', '.join('%s %d' % kv for kv in sorted(rep.dis.items())))
+        byfn = {}
+        for kind, prog, fn in rep.per_fn_kind:
+            byfn[kind] = byfn.get(kind, 0) + 1
+        print('disagreements by kind (functions): ' + ', '.join('%s %d' % kv for kv in sorted(byfn.items())))
+    print('time: programs %.1fs, compile %.1fs, harness %.1fs, compare %.1fs; work %s'
+          % (t1 - t0, t2 - t1, t3 - t2, t4 - t3, args.work), file=sys.stderr)
+    if kept:
+        print('failing programs kept in %s; rerun one with: %s %s --axonc %s --file %s'
+              % (os.path.join(args.work, 'failing'), sys.executable, os.path.abspath(__file__), args.axonc, kept[0]))
+    print('disagreements %d' % ndis)
+    return 1 if ndis else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
