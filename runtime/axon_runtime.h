@@ -232,6 +232,14 @@ AXON_FN int axon__bcast(int64_t *acc, int64_t v)
         *acc = v;
         return 0;
     }
+    /* A size the inputs leave open (a factor of 0) is one that fits: 1 or
+     * the other size.  Then the result is the other one. */
+    if (v == AXON_DIM_UNKNOWN)
+        return 0;
+    if (*acc == AXON_DIM_UNKNOWN) {
+        *acc = v;
+        return 0;
+    }
     return 1;
 }
 

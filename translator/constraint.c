@@ -134,6 +134,9 @@ static void cons_visit(Ctx *c, Constraint *k, const Visitor *v)
         v->dvar(c, k->dres, v->arg);
         visit_dim(c, k->l, v, 0);
         break;
+    case C_FITS:
+        visit_dim(c, k->l, v, 0);
+        break;
     }
 }
 
@@ -555,6 +558,13 @@ void record_dyn(Ctx *c, DVar *v, Dim *val, const Origin *why)
     cons_add(c, k);
 }
 
+void require_fits(Ctx *c, Dim *d, const Origin *why)
+{
+    Constraint *k = cons_new(c, C_FITS, why);
+    k->l = d;
+    cons_add(c, k);
+}
+
 void require_nonneg(Ctx *c, Dim *d, const Origin *why)
 {
     Constraint *k = cons_new(c, C_NONNEG, why);
@@ -626,6 +636,18 @@ static void examine_nonneg(Ctx *c, Constraint *k)
     }
 }
 
+/* A size computed from sizes: settled when it is a constant (its
+ * arithmetic was checked as it was made) or stands for a single size;
+ * otherwise kept for the header, not watched (no binding can break it
+ * that the header would not see). */
+static void examine_fits(Ctx *c, Constraint *k)
+{
+    Dim *d = dim_norm(c, k->l);   /* (an overflow is reported where the size was made) */
+    int64_t v;
+    if (c->overflow || d->ragged || dim_is_const(d, &v) || dim_is_var(d))
+        finish(c, k);
+}
+
 static void examine(Ctx *c, Constraint *k)
 {
     Site site = site_of(k->why);
@@ -652,6 +674,9 @@ static void examine(Ctx *c, Constraint *k)
         break;
     case C_DYN:
         break;                  /* a record for the header (plan.c) */
+    case C_FITS:
+        examine_fits(c, k);
+        break;
     case C_BCAST_DIM:
         examine_bcast_dim(c, k);
         break;

@@ -40,6 +40,7 @@ typedef struct W {
 
 typedef struct Decl {
     const char *name;
+    const char *effect;     /* decl_effect: the initialiser, kept if unread */
     size_t start, end;      /* the declaration's line in the body */
 } Decl;
 
@@ -135,6 +136,8 @@ static void fail_if(W *w, const char *cond, const char *status, const Origin *wh
         line(w, "if (%s)", cond);
     line(w, "    return axon__fail(err, %s, %d, %d, \"%s\", %s, %s, %s, %s);", status, ln, col, msg,
          v0 ? v0 : "0", v1 ? v1 : "0", v2 ? v2 : "0", v3 ? v3 : "0");
+    if (w->guard && strcmp(cond, "bad") == 0)
+        line(w, "bad = 0;                /* set, if at all, by a size that is unknown */");
 }
 
 /* Writes the declaration of a local whose initialiser has no side effect,
@@ -149,47 +152,83 @@ static void decl(W *w, const char *name, const char *text)
     pv_push(w->c->arena, &w->decls, d);
 }
 
+/* `int64_t name = expr;` whose expr's checked arithmetic must run (it sets
+ * `bad`, which the next line tests): if nothing reads name, it becomes
+ * `(void)expr;`. */
+static void decl_effect(W *w, const char *name, const char *expr)
+{
+    Decl *d = ar_alloc(w->c->arena, sizeof *d);
+    d->name = name;
+    d->effect = expr;
+    d->start = w->body->n;
+    line(w, "int64_t %s = %s;", name, expr);
+    d->end = w->body->n;
+    pv_push(w->c->arena, &w->decls, d);
+}
+
 static int is_ident_char(char ch)
 {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
 }
 
+/* Adds `by` to the count of every identifier of text[from, to) outside
+ * string literals. */
+static void count_idents(Symtab *count, Arena *a, const char *text, size_t from, size_t to, intptr_t by)
+{
+    const char *p = text + from, *end = text + to;
+    while (p < end) {
+        if (*p == '"') {                      /* a message: skip it */
+            for (p++; p < end && *p != '"'; p++)
+                if (*p == '\\' && p + 1 < end)
+                    p++;
+            if (p < end)
+                p++;
+        } else if (is_ident_char(*p)) {
+            const char *start = p;
+            while (p < end && is_ident_char(*p))
+                p++;
+            const char *id = ar_strndup(a, start, (size_t)(p - start));
+            st_put(count, id, (void *)((intptr_t)st_get(count, id) + by));
+        } else {
+            p++;
+        }
+    }
+}
+
 /* A local that nothing reads after its declaration is left out (a run
  * that a broadcast defines, a size that only a check needed): compilers
- * warn of it, and nvcc even where a (void) cast reads it.  One pass counts
- * every identifier of the body outside string literals. */
+ * warn of it, and nvcc even where a (void) cast reads it.  Identifiers are
+ * counted once over the body; declarations are looked at from the last
+ * (a later one reads only earlier ones), and one left out no longer counts
+ * as reading what its initialiser names. */
 static void drop_unused(W *w)
 {
     Arena *a = w->c->arena;
     Symtab count;
     st_init(&count, a);
     const char *text = buf_str(w->body);
-    const char *p = text;
-    while (*p) {
-        if (*p == '"') {                      /* a message: skip it */
-            for (p++; *p && *p != '"'; p++)
-                if (*p == '\\' && p[1])
-                    p++;
-            if (*p)
-                p++;
-        } else if (is_ident_char(*p)) {
-            const char *start = p;
-            while (is_ident_char(*p))
-                p++;
-            const char *id = ar_strndup(a, start, (size_t)(p - start));
-            st_put(&count, id, (void *)((uintptr_t)st_get(&count, id) + 1));
-        } else {
-            p++;
-        }
+    count_idents(&count, a, text, 0, w->body->n, 1);
+    char *drop = ar_alloc(a, (size_t)w->decls.n + 1);
+    for (int i = w->decls.n - 1; i >= 0; i--) {
+        Decl *d = w->decls.items[i];
+        drop[i] = (intptr_t)st_get(&count, d->name) == 1;
+        if (drop[i] && !d->effect)
+            count_idents(&count, a, text, d->start, d->end, -1);
     }
     Buf kept;
     buf_init(&kept, a);
     size_t from = 0;
     for (int i = 0; i < w->decls.n; i++) {
         Decl *d = w->decls.items[i];
-        if ((uintptr_t)st_get(&count, d->name) != 1)
+        if (!drop[i])
             continue;
         buf_printf(&kept, "%.*s", (int)(d->start - from), text + from);
+        if (d->effect) {                      /* the same indentation */
+            size_t ind = 0;
+            while (text[d->start + ind] == ' ')
+                ind++;
+            buf_printf(&kept, "%.*s(void)%s;\n", (int)ind, text + d->start, d->effect);
+        }
         from = d->end;
     }
     buf_puts(&kept, text + from);
@@ -314,7 +353,7 @@ static const char *unknown_cond(W *w, Dim *d, const PVal *v)
 {
     Buf b;
     buf_init(&b, w->c->arena);
-    if (d)
+    if (d && plan_maybe_unknown(w->p, d))
         unknown_vars(w, d, &b);
     if (v && v->maybe_unknown)
         buf_printf(&b, "%s%s == AXON_DIM_UNKNOWN", b.n ? " || " : "", val_c(w, v));
@@ -405,17 +444,22 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith)
     const char *given = cached(w, d);
     if (given)
         return given;
-    if (!raw && !plan_dim_computable(w, d)) {
-        /* c * K + rest, with K an expression an input gives */
+    int computable = raw || plan_dim_computable(w, d);
+    if (!computable || (!raw && plan_unknown_vars(w->p, d))) {
+        /* c * K + rest, with K an expression an input gives: where d's
+         * variables are not all known, or where one may be
+         * AXON_DIM_UNKNOWN and the split leaves none that may */
         int64_t c;
         Dim *rest;
-        const PVal *k = plan_known_split(w->p, d, &c, &rest);
-        if (!k)
+        const PVal *k = plan_known_split(w->p, d, &c, &rest, computable);
+        if (!k && !computable)
             return NULL;
-        const char *r = dim_c(w, rest, 0, arith);
-        const char *kc = c == 1 ? val_c(w, k) : ar_printf(w->c->arena, "axon__mul(%s, %s, &bad)", i64(w, c), val_c(w, k));
-        *arith = 1;
-        return ar_printf(w->c->arena, "axon__add(%s, %s, &bad)", kc, r);
+        if (k) {
+            const char *r = dim_c(w, rest, 0, arith);
+            const char *kc = c == 1 ? val_c(w, k) : ar_printf(w->c->arena, "axon__mul(%s, %s, &bad)", i64(w, c), val_c(w, k));
+            *arith = 1;
+            return ar_printf(w->c->arena, "axon__add(%s, %s, &bad)", kc, r);
+        }
     }
     /* A sum a local holds a prefix of (a chain of concats makes a + b,
      * then a + b + c, ...) starts from that local: the header stays
@@ -466,7 +510,7 @@ static const char *dim_local_raw(W *w, Dim *d, int raw, const Origin *why, const
     if (!e || !arith)
         return e;
     const char *v = plan_local(w->p, "e");
-    line(w, "int64_t %s = %s;", v, e);
+    decl_effect(w, v, e);
     fail_if(w, "bad", "AXON_ERR_OVERFLOW", why,
             ar_printf(w->c->arena, "%s overflows int64 (or divides by zero)", what), NULL, NULL, NULL, NULL);
     if (!raw && !w->no_cache)
@@ -496,7 +540,7 @@ static const char *dim_value(W *w, Dim *d, const Origin *why, const char *what)
     if (!e)
         return NULL;
     const char *v = plan_local(w->p, "u");
-    line(w, "int64_t %s = (%s) ? AXON_DIM_UNKNOWN : %s;", v, cond, e);
+    decl(w, v, ar_printf(w->c->arena, "int64_t %s = (%s) ? AXON_DIM_UNKNOWN : %s;", v, cond, e));
     return v;
 }
 
@@ -945,7 +989,7 @@ static const char *step_guard(W *w, PStep *st)
     }
     case PS_NONNEG:
         return unknown_cond(w, st->d, NULL);
-    default:
+    default:                   /* PS_FITS: dim_value guards its own */
         return NULL;
     }
 }
@@ -976,6 +1020,9 @@ static void write_step(W *w, PStep *st)
         break;
     case PS_EQ_DIM: w_eq_dim(w, st); break;
     case PS_NONNEG: w_nonneg(w, st); break;
+    case PS_FITS:
+        (void)dim_value(w, st->d, st->k->why, "a size of its result");
+        break;
     }
     w->guard = NULL;
 }
@@ -1028,6 +1075,26 @@ static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int 
     }
     if (s->n == 0)
         line(w, "%s.rank = 0;", dst);
+}
+
+/* An intermediate's rank is checked whether or not its shape is asked
+ * for (tmp NULL): shape() and prepare() accept the same inputs. */
+static void check_temp_rank(W *w, PTensor *t)
+{
+    Arena *a = w->c->arena;
+    Shape *s = shape_norm(w->c, t->type->u.ten.shape);
+    uint32_t fixed = 0;
+    Buf runs;
+    buf_init(&runs, a);
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->s[i].var)
+            buf_printf(&runs, " + %s", run_n(w, s->s[i].var));
+        else
+            fixed++;
+    }
+    if (runs.n)
+        fail_if(w, ar_printf(a, "%u%s > AXON_MAX_RANK", fixed, buf_str(&runs)), "AXON_ERR_RANK", t->type->origin,
+                ar_printf(a, "%s would have more than AXON_MAX_RANK axes", t->desc), NULL, NULL, NULL, NULL);
 }
 
 /* Whether every shape variable of t is known (else its rank is unknown). */
@@ -1323,6 +1390,8 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         else if (rank_known(w, t))
             pv_push(a, &plan.temps, t);
     }
+    for (int i = 0; i < plan.temps.n; i++)
+        check_temp_rank(w, plan.temps.items[i]);
     if (plan.temps.n) {
         w->in_block = 1;                     /* locals of the block stay in it */
         dm_init(&w->block, a, w->cache.gen);

@@ -592,6 +592,28 @@ static void mark_produced(Ctx *c, Type *t, int depth)
     }
 }
 
+/* The sizes an extern's result computes (`a + b`, `n * m`, not a lone
+ * size) must fit in int64 wherever it is called: C_FITS constraints of its
+ * scheme, without an origin, so that each call reports its own place. */
+static void require_result_fits(Ctx *c, Type *t, int depth)
+{
+    t = type_prune(t);
+    if (depth > TYPE_MAX_DEPTH)
+        return;
+    if (t->kind == TY_TENSOR) {
+        Shape *s = shape_norm(c, t->u.ten.shape);
+        for (uint32_t i = 0; i < s->n; i++) {
+            int64_t v;
+            Dim *d = s->s[i].dim;
+            if (d && !d->ragged && !dim_is_const(d, &v) && !dim_is_var(d))
+                require_fits(c, d, NULL);
+        }
+    } else if (t->kind == TY_TUPLE) {
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            require_result_fits(c, t->u.fun.items[i], depth + 1);
+    }
+}
+
 static void infer_item(Inf *in, Item *it, Binding *b)
 {
     Ctx *c = in->c;
@@ -612,8 +634,10 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     enter_level(c);
     if (it->kind == IT_EXTERN) {
         Type *t = elab_type(c, &sc, it->type, OW_SIG, it->name);
-        if (type_prune(t)->kind == TY_FUNC)
+        if (type_prune(t)->kind == TY_FUNC) {
             mark_produced(c, type_prune(t)->u.fun.ret, 0);
+            require_result_fits(c, type_prune(t)->u.fun.ret, 0);
+        }
         leave_level(c);
         b->scheme = generalize(c, t);
     } else {

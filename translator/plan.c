@@ -107,7 +107,7 @@ const PVal *plan_known(Plan *p, Dim *d)
     return v && v->since <= p->at ? v : NULL;
 }
 
-int plan_maybe_unknown(Plan *p, Dim *d)
+int plan_unknown_vars(Plan *p, Dim *d)
 {
     d = dim_norm(p->c, d);
     if (plan_known(p, d))
@@ -116,10 +116,17 @@ int plan_maybe_unknown(Plan *p, Dim *d)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
             if (f->var ? plan_var(f->var) && plan_var(f->var)->maybe_unknown
-                       : plan_maybe_unknown(p, f->div->num) || plan_maybe_unknown(p, f->div->den))
+                       : plan_unknown_vars(p, f->div->num) || plan_unknown_vars(p, f->div->den))
                 return 1;
         }
     return 0;
+}
+
+int plan_maybe_unknown(Plan *p, Dim *d)
+{
+    int64_t c;
+    Dim *rest;
+    return plan_unknown_vars(p, d) && !plan_known_split(p, d, &c, &rest, 1);
 }
 
 /* Remembers that d's value is val's (an input axis, a local): an output or
@@ -151,7 +158,7 @@ static int known_plain(Plan *p, Dim *d, int raw)
     return 1;
 }
 
-const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest)
+const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure)
 {
     const DimMap *m = &p->known;
     d = dim_norm(p->c, d);
@@ -177,7 +184,7 @@ const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest)
             p->c->overflow = saved;
             continue;
         }
-        if (known_plain(p, r, 0)) {
+        if (known_plain(p, r, 0) && !(sure && plan_unknown_vars(p, r))) {
             *c = ratio;
             *rest = r;
             return v;
@@ -192,7 +199,7 @@ static int known_raw(Plan *p, Dim *d, int raw)
         return 1;
     int64_t c;
     Dim *rest;
-    return !raw && plan_known_split(p, d, &c, &rest);
+    return !raw && plan_known_split(p, d, &c, &rest, 0);
 }
 
 int plan_dim_known(Plan *p, Dim *d)
@@ -801,6 +808,19 @@ static int try_cons(Pl *pl, Constraint *k)
     }
     case C_DYN:
         return 0;               /* only running the operation can check it */
+    case C_FITS: {
+        /* computed with checked arithmetic (emit_fn.c), once per size */
+        Dim *d = dim_norm(pl->c, k->l);
+        if (!plan_dim_known(pl->p, d))
+            return 0;
+        int64_t v;
+        if (!dim_is_const(d, &v) && !dim_is_var(d) && !d->ragged) {
+            PStep *st = step(pl, PS_FITS, k->why);
+            st->k = k;
+            st->d = d;
+        }
+        return 1;
+    }
     }
     return 0;
 }
@@ -958,6 +978,8 @@ static int dyn_in_cons(Pl *pl, Constraint *k)
         return dyn_in_dim(pl, k->l);
     case C_DYN:
         return 1;
+    case C_FITS:
+        return dyn_in_dim(pl, k->l);
     }
     return 0;
 }
@@ -1113,8 +1135,8 @@ int plan_function(Plan *p, const Scheme *s)
         return 1;
     for (int i = 0; i < pl.cons.n; i++) {
         Constraint *k = pl.cons.items[i];
-        if (!k || k->done)
-            continue;
+        if (!k || k->done || k->kind == C_FITS)   /* a size the inputs do not give: */
+            continue;                              /* only running can check it */
         if (k->kind == C_DYN) {
             DVar *other = dim_is_var(dim_norm(pl.c, k->l));
             return refuse(&pl, loc_of(k->why),

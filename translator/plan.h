@@ -90,7 +90,8 @@ typedef enum {
     PS_BCAST_SHAPE, /* local shape := the broadcast of k's operands */
     PS_SHAPE,       /* local shape := a known shape */
     PS_EQ_DIM,      /* k: l = r, both known */
-    PS_NONNEG       /* k: l >= 0, known */
+    PS_NONNEG,      /* k: l >= 0, known */
+    PS_FITS         /* k: the size d, known, fits in int64 */
 } PStepKind;
 
 typedef struct PStep {
@@ -111,7 +112,7 @@ typedef struct PStep {
     int64_t coef;           /* PS_SOLVE: coef * var^pow * factor + rest */
     uint32_t pow;
     Dim *factor, *rest;     /* PS_SOLVE: known; factor NULL for 1 */
-    Constraint *k;          /* PS_BCAST_*, PS_EQ_DIM, PS_NONNEG; PS_CHECK of a broadcast's result */
+    Constraint *k;          /* PS_BCAST_*, PS_EQ_DIM, PS_NONNEG, PS_FITS; PS_CHECK of a broadcast's result */
     const char *local;      /* PS_BCAST_*, PS_SHAPE: the local made */
     const char *text;       /* the constraint or equation as printed */
     int sign;               /* PS_EXISTS: see plan.c, exists_rule */
@@ -152,9 +153,15 @@ PRun *plan_run(const SVar *v);
 int plan_dim_known(Plan *p, Dim *d);
 const PVal *plan_known(Plan *p, Dim *d);    /* NULL if d is not one */
 /* d as c * K + rest, where K's value is known (an input axis, a local) and
- * rest's variables are known: K's value, or NULL when there is none. */
-const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest);
-/* Whether d's value may be AXON_DIM_UNKNOWN (a variable of it may be). */
+ * rest's variables are known (sure: and none of them may be
+ * AXON_DIM_UNKNOWN): K's value, or NULL when there is none. */
+const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure);
+/* Whether a variable of d may be AXON_DIM_UNKNOWN (d not a known
+ * expression itself). */
+int plan_unknown_vars(Plan *p, Dim *d);
+/* Whether d's value may be AXON_DIM_UNKNOWN: a variable of it may be, and
+ * no sure split (above) gives it.  `m * n + n` with m unknown when n is 0
+ * is the input axis that is `m * n`, plus n. */
 int plan_maybe_unknown(Plan *p, Dim *d);
 /* A fresh local name: stem followed by a number. */
 const char *plan_local(Plan *p, const char *stem);

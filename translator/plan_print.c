@@ -117,6 +117,9 @@ static void print_step(Plan *p, Buf *b, PStep *st)
     case PS_NONNEG:
         buf_printf(b, "check %s >= 0", dim_s(p, st->d, 0));
         break;
+    case PS_FITS:
+        buf_printf(b, "check %s fits int64", dim_s(p, st->d, 0));
+        break;
     }
     (void)a;
 }

@@ -529,6 +529,10 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
         buf_puts(b, "? = ");
         pr_dim(nm, b, c->l);
         break;
+    case C_FITS:
+        pr_dim(nm, b, c->l);
+        buf_puts(b, " fits int64");
+        break;
     }
     if (one.n)
         pv_push(ctx->arena, out, (void *)buf_str(&one));
@@ -631,9 +635,14 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
 {
     if (cons->n == 0)
         return;
-    int n = cons->n;
-    Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)n);
-    memcpy(sorted, cons->items, sizeof(Constraint *) * (size_t)n);
+    /* A size's int64 check (C_FITS) is for the header only. */
+    int n = 0;
+    Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)cons->n);
+    for (int i = 0; i < cons->n; i++)
+        if (((Constraint *)cons->items[i])->kind != C_FITS)
+            sorted[n++] = cons->items[i];
+    if (n == 0)
+        return;
     qsort(sorted, (size_t)n, sizeof *sorted, cons_id_cmp);
     char *implied = ar_alloc(nm->ctx->arena, (size_t)n);
     find_implied(nm, sorted, n, implied);

@@ -421,7 +421,7 @@ static void inst_constraints(Inst *in, const Scheme *s)
         if (k->done)
             continue;
         const Origin *why = k->why;
-        if (!why || !why->loc.src || why->loc.src->builtin) {
+        if (!why || !why->loc.src || why->loc.src->builtin) {   /* (an extern's C_FITS has none) */
             if (!here) {
                 here = origin_of(c, o->loc, o->rule ? OW_QUOTED : o->kind, o->what, o->rule, 0);
                 here->scheme = o->scheme;
@@ -455,6 +455,9 @@ static void inst_constraints(Inst *in, const Scheme *s)
         case C_DYN:
             k2->dres = dvar_new(c, NULL);
             k2->dres->dyn = 2;
+            k2->l = inst_dim(in, k->l);
+            break;
+        case C_FITS:
             k2->l = inst_dim(in, k->l);
             break;
         }

@@ -28,6 +28,8 @@ Dim *bcast_dim(Ctx *c, PtrVec ops, const Origin *why);
 Shape *bcast_shape(Ctx *c, PtrVec ops, const Origin *why);
 /* A `>= 0` check on a dimension written with a minus. */
 void require_nonneg(Ctx *c, Dim *d, const Origin *why);
+/* That d, a size an operation computes, fits in int64 (C_FITS). */
+void require_fits(Ctx *c, Dim *d, const Origin *why);
 
 Constraint *cons_new(Ctx *c, CKind kind, const Origin *why);
 void cons_add(Ctx *c, Constraint *k);     /* queue it and solve what can be */

@@ -221,9 +221,13 @@ typedef enum {
     C_EQ_DIM,       /* l = r, not solvable yet (e.g. a + b = 10) */
     C_EQ_SHAPE,     /* sl = sr, ambiguous split (s1 @ [n] @ s2 = s3 @ s4) */
     C_NONNEG,       /* l >= 0: a dimension written with a minus */
-    C_DYN           /* dres = l: inference fixed a size that an operation
+    C_DYN,          /* dres = l: inference fixed a size that an operation
                      * produces (a `?` of an extern's result), which only
                      * running it can check: never examined, never printed */
+    C_FITS          /* l fits in int64: a size an operation computes (the
+                     * arithmetic of a built-in's or an extern's result,
+                     * `a + b` of concat), named or not; never printed,
+                     * checked by the header where the inputs give it */
 } CKind;
 
 struct Constraint {

@@ -2307,7 +2307,7 @@ class Interp(object):
             raise Reject('%s takes %d arguments' % (f.name, len(pts)))
         s = Scope(self.ctx, 'x')
         # the variables that a (data) parameter mentions: the arguments
-        # determine them, or several values fit (then a DYN); any other
+        # determine them, or several values fit (then left open); any other
         # variable is the caller's choice, an existential
         pd, ps, pt_ = set(), set(), set()
         funs = []
@@ -2338,8 +2338,8 @@ class Interp(object):
     def settle_extern_vars(self, f, s, dnames, snames, fresh):
         """Decide the variables of extern call scope s that a parameter
         mentions but propagation left open: one value in every instance of
-        the signature that fits the arguments binds it; several make a
-        dimension a fresh DYN (a shape variable stays open: an undetermined
+        the signature that fits the arguments binds it; several leave a
+        dimension open, an existential (a shape variable too: an undetermined
         rank).  The search also rejects arguments that fit no instance.  A
         variable tied to existentials outside the call (`pick(e1(y), x)`:
         n * m = k) stays open: an existential itself."""
@@ -2387,10 +2387,11 @@ class Interp(object):
                     if v is not None and not (isinstance(v, tuple) and v and v[0] == 'free'):
                         (store.dims if kind == 'd' else store.shapes)[name] = v
         store.propagate()
-        for kind, name in want:
-            if kind == 'd' and name not in store.dims and \
-                    not (name in parent and find(name) in outside):
-                fresh[name[len(s.prefix):]] = self.ctx.fresh_dyn()
+        # A dimension that several values fit (a factor of 0: `[n * m]`
+        # against 0 with n = 0) stays open, the caller's choice like one
+        # no parameter mentions: the program is valid at these shapes if
+        # some value makes it so (the header's AXON_DIM_UNKNOWN, whose
+        # checks it skips).
 
     # -- built-ins
     def b_unary(self, x):
@@ -2838,8 +2839,8 @@ SELFTEST_CASES = [
     ('ex15', ['[2]', '[2]'], 'UNDECIDABLE'), ('ex15', ['[2]', '[2, 2]'], 'REJECT'),
     # a variable that a parameter binds stays what the arguments make it: tied
     # to the existential (2 * m = k), an existential; several values fitting
-    # concrete arguments (0 * m = k forces k = 0, any m), a DYN
-    ('ex16', ['[1]', '[2]', '[3]'], 'ACCEPT [3]'), ('ex16', ['[1]', '[0]', '[3]'], 'UNDECIDABLE'),
+    # concrete arguments (0 * m = k forces k = 0, any m), an existential too
+    ('ex16', ['[1]', '[2]', '[3]'], 'ACCEPT [3]'), ('ex16', ['[1]', '[0]', '[3]'], 'ACCEPT [3]'),
     ('ex17', ['[1]', '[5]'], 'ACCEPT [5]'), ('ex17', ['[1]', '[1]'], 'REJECT'),
 ]
 
