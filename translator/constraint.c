@@ -558,10 +558,37 @@ void record_dyn(Ctx *c, DVar *v, Dim *val, const Origin *why)
     cons_add(c, k);
 }
 
+/* C_FITS are kept once per size: the same size checked by a constraint
+ * at this level or an enclosing one needs no other (the two share their
+ * variables, so they would be generalised or settled alike).  A trivial
+ * size (a constant, whose arithmetic is checked as it is made, or a lone
+ * size) needs none. */
+int fits_needed(Ctx *c, Dim *d)
+{
+    d = dim_norm(c, d);
+    int64_t v;
+    if (c->overflow || d->ragged || dim_is_const(d, &v) || dim_is_var(d))
+        return 0;
+    Constraint *k = c->fits ? dm_get(c->fits, d) : NULL;
+    return !(k && !k->done && !k->templ && k->level <= c->level);
+}
+
+void fits_note(Ctx *c, Constraint *k)
+{
+    if (!c->fits) {
+        c->fits = ar_alloc(c->arena, sizeof(DimMap));
+        dm_init(c->fits, c->arena, 0);
+    }
+    dm_put(c->fits, dim_norm(c, k->l), k);
+}
+
 void require_fits(Ctx *c, Dim *d, const Origin *why)
 {
+    if (!fits_needed(c, d))
+        return;
     Constraint *k = cons_new(c, C_FITS, why);
     k->l = d;
+    fits_note(c, k);
     cons_add(c, k);
 }
 

@@ -315,6 +315,14 @@ static void val_fail(W *w, const PVal *v, const char *cond, const char *status, 
 
 /* ---- dimensions as C expressions -------------------------------------- */
 
+/* The C local (or expression) of a known variable. */
+static const char *var_c(W *w, PVar *pv)
+{
+    if (!pv->local && pv->val)          /* a stand-in: its value's place */
+        pv->local = val_c(w, pv->val);
+    return pv->local;
+}
+
 static const char *cached(W *w, Dim *d)
 {
     const char *v = dm_get(&w->cache, d);
@@ -342,7 +350,7 @@ static void unknown_vars(W *w, Dim *d, Buf *b)
                 unknown_vars(w, f->div->num, b);
                 unknown_vars(w, f->div->den, b);
             } else if (plan_var(f->var) && plan_var(f->var)->maybe_unknown) {
-                const char *t = ar_printf(w->c->arena, "%s == AXON_DIM_UNKNOWN", plan_var(f->var)->local);
+                const char *t = ar_printf(w->c->arena, "%s == AXON_DIM_UNKNOWN", var_c(w, plan_var(f->var)));
                 if (!strstr(buf_str(b), t))
                     buf_printf(b, "%s%s", b->n ? " || " : "", t);
             }
@@ -390,7 +398,7 @@ static const char *mono_c(W *w, const Mono *m, int later, int raw, int *arith, i
         if (f->var) {
             if (!plan_var(f->var))
                 return NULL;
-            x = plan_var(f->var)->local;
+            x = var_c(w, plan_var(f->var));
         } else {
             const char *num = dim_c(w, f->div->num, raw, arith);
             const char *den = dim_c(w, f->div->den, raw, arith);
@@ -437,7 +445,7 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith)
         return i64(w, k);
     DVar *v = dim_is_var(d);
     if (v)
-        return plan_var(v) ? plan_var(v)->local : NULL;
+        return plan_var(v) ? var_c(w, plan_var(v)) : NULL;
     const PVal *kv = plan_known(w->p, d);
     if (kv)
         return val_c(w, kv);
@@ -445,21 +453,31 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith)
     if (given)
         return given;
     int computable = raw || plan_dim_computable(w, d);
-    if (!computable || (!raw && plan_unknown_vars(w->p, d))) {
+    if (!computable || (!raw && (plan_unknown_vars(w->p, d) || dim_has_neg(d)))) {
         /* c * K + rest, with K an expression an input gives: where d's
          * variables are not all known, or where one may be
-         * AXON_DIM_UNKNOWN and the split leaves none that may */
+         * AXON_DIM_UNKNOWN and the split leaves none that may, or where
+         * d has a minus (2 * p - 2 computed as such overflows where
+         * 2 * K, K = p - 1 an input axis, does not) */
         int64_t c;
         Dim *rest;
         const PVal *k = plan_known_split(w->p, d, &c, &rest, computable);
-        if (!k && !computable)
-            return NULL;
         if (k) {
+            int64_t zero;
             const char *r = dim_c(w, rest, 0, arith);
             const char *kc = c == 1 ? val_c(w, k) : ar_printf(w->c->arena, "axon__mul(%s, %s, &bad)", i64(w, c), val_c(w, k));
+            if (c != 1)
+                *arith = 1;
+            if (dim_is_const(rest, &zero) && zero == 0)
+                return kc;
             *arith = 1;
             return ar_printf(w->c->arena, "axon__add(%s, %s, &bad)", kc, r);
         }
+        Dim *in_k = plan_known_subst(w->p, d, computable);   /* (K^2: a product's square) */
+        if (in_k)
+            return dim_c(w, in_k, 0, arith);
+        if (!computable)
+            return NULL;
     }
     /* A sum a local holds a prefix of (a chain of concats makes a + b,
      * then a + b + c, ...) starts from that local: the header stays
@@ -820,10 +838,14 @@ static void w_solve(W *w, PStep *st)
     const char *zero = NULL;            /* the multiplier is 0: x undetermined */
     if (st->factor) {
         const char *f = dim_local_raw(w, st->factor, st->raw, why, ar_printf(a, "the size at %s", st->val.where));
-        mul = plan_local(w->p, "m");
-        line(w, "int64_t %s = axon__mul(%s, %s, &bad);", mul, i64(w, st->coef), f);
-        fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where), NULL,
-                NULL, NULL, NULL);
+        if (st->coef == 1) {
+            mul = f;
+        } else {
+            mul = plan_local(w->p, "m");
+            line(w, "int64_t %s = axon__mul(%s, %s, &bad);", mul, i64(w, st->coef), f);
+            fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where),
+                    NULL, NULL, NULL, NULL);
+        }
         zero = ar_printf(a, "%s == 0", mul);
         val_fail(w, &st->val, ar_printf(a, "%s && %s != 0", zero, t), "AXON_ERR_CONSTRAINT", why,
                  ar_printf(a, "is {}, which is not of the form %s (%s is 0)", form, dim_text(w, st->factor, st->raw)),
@@ -884,15 +906,24 @@ static void w_known(W *w, PStep *st)
                  node_reason(st->orig, st->why), "is {}, expected a size (>= 0)", st->local, NULL, NULL);
 }
 
+/* The known side of an equation, AXON_DIM_UNKNOWN where a variable of it
+ * is (plan.c sets the value's maybe_unknown alike). */
 static void w_eval(W *w, PStep *st)
 {
     int arith = 0;
+    const char *cond = unknown_cond(w, st->d, NULL);
+    const char *saved = w->guard;
+    w->guard = cond;
     const char *e = dim_c(w, st->d, st->raw, &arith);
-    line(w, "int64_t %s = %s;", st->local, e);
+    const char *v = cond ? plan_local(w->p, "e") : st->local;
+    line(w, "int64_t %s = %s;", v, e);
     if (arith)
         fail_if(w, "bad", "AXON_ERR_OVERFLOW", st->why,
                 ar_printf(w->c->arena, "%s overflows int64 (or divides by zero)", dim_text(w, st->d, st->raw)), NULL,
                 NULL, NULL, NULL);
+    w->guard = saved;
+    if (cond)
+        line(w, "int64_t %s = (%s) ? AXON_DIM_UNKNOWN : %s;", st->local, cond, v);
 }
 
 static void w_bcast_dim(W *w, PStep *st)

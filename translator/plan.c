@@ -126,7 +126,7 @@ int plan_maybe_unknown(Plan *p, Dim *d)
 {
     int64_t c;
     Dim *rest;
-    return plan_unknown_vars(p, d) && !plan_known_split(p, d, &c, &rest, 1);
+    return plan_unknown_vars(p, d) && !plan_known_split(p, d, &c, &rest, 1) && !plan_known_subst(p, d, 1);
 }
 
 /* Remembers that d's value is val's (an input axis, a local): an output or
@@ -193,13 +193,97 @@ const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure)
     return NULL;
 }
 
+/* How often the product of variables k divides monomial m (0 if not);
+ * m's other factors go to q (nq of them). */
+static uint32_t mono_div_power(const Mono *m, const Mono *k, Factor *q, uint32_t *nq)
+{
+    uint32_t j = UINT32_MAX;
+    for (uint32_t a = 0; a < k->nf; a++) {
+        uint32_t have = 0;
+        for (uint32_t b = 0; b < m->nf; b++)
+            if (m->f[b].var == k->f[a].var)
+                have = m->f[b].pow;
+        if (have / k->f[a].pow < j)
+            j = have / k->f[a].pow;
+    }
+    *nq = 0;
+    for (uint32_t b = 0; b < m->nf; b++) {
+        Factor f = m->f[b];
+        for (uint32_t a = 0; a < k->nf && f.var; a++)
+            if (k->f[a].var == f.var)
+                f.pow -= j * k->f[a].pow;
+        if (f.pow)
+            q[(*nq)++] = f;
+    }
+    return j;
+}
+
+static DVar *stand_in(Plan *p, PVal *v)
+{
+    if (!v->stand_in) {
+        v->stand_in = dvar_new(p->c, NULL);
+        PVar *pv = ar_alloc(p->c->arena, sizeof *pv);
+        pv->val = v;
+        pv->validated = 1;
+        v->stand_in->aux = pv;
+        pv_push(p->c->arena, &p->noted_d, v->stand_in);
+    }
+    return v->stand_in;
+}
+
+Dim *plan_known_subst(Plan *p, Dim *d, int sure)
+{
+    Ctx *c = p->c;
+    const DimMap *m = &p->known;
+    d = dim_norm(c, d);
+    if (d->ragged)
+        return NULL;
+    Dim *cur = d;
+    for (size_t s = 0; s < m->cap; s++) {
+        Dim *k = m->slot[s].key;
+        PVal *v = m->slot[s].val;
+        if (!k || v->since > p->at || k->ragged || k->nt != 1 || k->t[0].nf == 0 || k->t[0].coef != 1)
+            continue;
+        const Mono *km = &k->t[0];
+        int vars_only = 1;
+        for (uint32_t a = 0; a < km->nf; a++)
+            vars_only &= km->f[a].var != NULL;
+        if (!vars_only)
+            continue;
+        Mono *ms = ar_alloc(c->arena, sizeof(Mono) * (cur->nt ? cur->nt : 1));
+        int hit = 0;
+        for (uint32_t i = 0; i < cur->nt; i++) {
+            const Mono *t = &cur->t[i];
+            Factor *q = ar_alloc(c->arena, sizeof(Factor) * (t->nf + 1));
+            uint32_t nq;
+            uint32_t j = mono_div_power(t, km, q, &nq);
+            if (j > 0) {             /* the stand-in (newest) after the other variables */
+                uint32_t at = 0;
+                while (at < nq && q[at].var)
+                    at++;
+                memmove(q + at + 1, q + at, sizeof(Factor) * (nq - at));
+                q[at] = (Factor){ stand_in(p, v), NULL, j };
+                nq++;
+                hit = 1;
+            }
+            ms[i] = (Mono){ t->coef, nq, q };
+        }
+        if (!hit)
+            continue;
+        cur = dim_canon(c, ms, cur->nt, d->origin);
+        if (known_plain(p, cur, 0) && !(sure && plan_unknown_vars(p, cur)))
+            return cur;
+    }
+    return NULL;
+}
+
 static int known_raw(Plan *p, Dim *d, int raw)
 {
     if (known_plain(p, d, raw))
         return 1;
     int64_t c;
     Dim *rest;
-    return !raw && plan_known_split(p, d, &c, &rest, 0);
+    return !raw && (plan_known_split(p, d, &c, &rest, 0) || plan_known_subst(p, d, 0));
 }
 
 int plan_dim_known(Plan *p, Dim *d)

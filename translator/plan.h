@@ -62,6 +62,8 @@ typedef struct PVar {       /* what the plan knows of a dimension variable */
                              * a product whose other factor is 0 at run time
                              * (then nothing determines it), or from such a
                              * value; what depends on it is then unknown too */
+    const struct PVal *val; /* a stand-in for a known expression
+                             * (plan_known_subst): its value; local unset */
 } PVar;
 
 typedef struct PVal {       /* a run-time value an equation is against */
@@ -73,6 +75,8 @@ typedef struct PVal {       /* a run-time value an equation is against */
     int nonneg;             /* known to be >= 0 (an input axis) */
     int maybe_unknown;      /* may be AXON_DIM_UNKNOWN (see PVar) */
     int since;              /* Plan.known: the first step that may read it */
+    DVar *stand_in;         /* Plan.known: the variable plan_known_subst
+                             * puts in its place */
 } PVal;
 
 typedef enum {
@@ -156,6 +160,11 @@ const PVal *plan_known(Plan *p, Dim *d);    /* NULL if d is not one */
  * rest's variables are known (sure: and none of them may be
  * AXON_DIM_UNKNOWN): K's value, or NULL when there is none. */
 const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure);
+/* d with a known product of sizes (an input axis `k * m`) replaced by a
+ * variable standing for its value (PVar.val), as often as it divides each
+ * term (`k^2 * m^2` is its square), where that leaves only known variables
+ * (sure: none that may be AXON_DIM_UNKNOWN); NULL where none does. */
+Dim *plan_known_subst(Plan *p, Dim *d, int sure);
 /* Whether a variable of d may be AXON_DIM_UNKNOWN (d not a known
  * expression itself). */
 int plan_unknown_vars(Plan *p, Dim *d);

@@ -420,6 +420,12 @@ static void inst_constraints(Inst *in, const Scheme *s)
         Constraint *k = s->cons.items[i];
         if (k->done)
             continue;
+        Dim *fits = NULL;
+        if (k->kind == C_FITS) {        /* a size already checked, or needing none */
+            fits = inst_dim(in, k->l);
+            if (!fits_needed(c, fits))
+                continue;
+        }
         const Origin *why = k->why;
         if (!why || !why->loc.src || why->loc.src->builtin) {   /* (an extern's C_FITS has none) */
             if (!here) {
@@ -458,7 +464,8 @@ static void inst_constraints(Inst *in, const Scheme *s)
             k2->l = inst_dim(in, k->l);
             break;
         case C_FITS:
-            k2->l = inst_dim(in, k->l);
+            k2->l = fits;
+            fits_note(c, k2);
             break;
         }
         k->stamp = in->stamp;           /* k's copy, for `within` below */

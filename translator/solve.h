@@ -28,8 +28,11 @@ Dim *bcast_dim(Ctx *c, PtrVec ops, const Origin *why);
 Shape *bcast_shape(Ctx *c, PtrVec ops, const Origin *why);
 /* A `>= 0` check on a dimension written with a minus. */
 void require_nonneg(Ctx *c, Dim *d, const Origin *why);
-/* That d, a size an operation computes, fits in int64 (C_FITS). */
+/* That d, a size an operation computes, fits in int64 (C_FITS), unless
+ * fits_needed says it adds nothing; fits_note records a copy made. */
 void require_fits(Ctx *c, Dim *d, const Origin *why);
+int fits_needed(Ctx *c, Dim *d);
+void fits_note(Ctx *c, Constraint *k);
 
 Constraint *cons_new(Ctx *c, CKind kind, const Origin *why);
 void cons_add(Ctx *c, Constraint *k);     /* queue it and solve what can be */

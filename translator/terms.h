@@ -302,6 +302,7 @@ typedef struct Ctx {
     Loc where;            /* the expression being inferred (for errors found
                            * deep in a walk, e.g. a type nested too deeply) */
     int explain;          /* record BindEdges (for the emitter's messages) */
+    void *fits;           /* constraint.c: the live C_FITS by size (a DimMap) */
 } Ctx;
 
 #endif

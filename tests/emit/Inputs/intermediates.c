@@ -70,5 +70,34 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(8));
     in[2] = SHAPE(5);               /* 12 is not 5 * 3 */
     EXPECT_TRUE(intermediates_open_bcast_shape(in, out, &err) != AXON_OK);
+    /* [2^62 - 1] twice is 2^63 - 2 (was: AXON_ERR_OVERFLOW, 2 * p first) */
+    in[0] = SHAPE(big - 1);
+    OK(twice);
+    EXPECT_SHAPE(out[0], SHAPE(INT64_MAX - 1));
+    in[0] = SHAPE(big);
+    BAD(twice, AXON_ERR_OVERFLOW);
+
+    /* k = 0 leaves m open, so 2 * n = m + 2^62 holds for some m: n is
+     * open too (was: "2 * b is -2") */
+    in[0] = SHAPE(0);
+    in[1] = SHAPE(0);
+    in[2] = SHAPE(big);
+    OK(open_eval);
+    EXPECT_SHAPE(out[0], SHAPE(AXON_DIM_UNKNOWN));
+    in[0] = SHAPE(6);
+    in[1] = SHAPE(3);               /* m = 2: 2 * n = 2 + 4 */
+    in[2] = SHAPE(4);
+    OK(open_eval);
+    EXPECT_SHAPE(out[0], SHAPE(6));
+    in[2] = SHAPE(3);               /* 2 + 3 is odd */
+    BAD(open_eval, AXON_ERR_DIVISIBILITY);
+
+    /* sq(u, u) is u's axis squared (was: -1 where k * m = 0) */
+    in[0] = SHAPE(0);
+    OK(square);
+    EXPECT_SHAPE(out[0], SHAPE(0));
+    in[0] = SHAPE(6);
+    OK(square);
+    EXPECT_SHAPE(out[0], SHAPE(36));
     return expect_summary();
 }
