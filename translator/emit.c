@@ -118,6 +118,26 @@ static int is_c_identifier(const char *s)
     return 1;
 }
 
+int emit_plans(Compilation *cp, const EmitOptions *opt, Buf *out)
+{
+    Arena *a = &cp->arena;
+    EmitOptions with = *opt;
+    with.plans = 1;
+    const char *prefix = opt->prefix ? opt->prefix : ast_main_name(a, cp->src->name);
+    for (int i = 0; i < cp->checked.bindings.n; i++) {
+        Binding *b = cp->checked.bindings.items[i];
+        if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
+            continue;
+        FnCode fc;
+        const char *cname = ar_printf(a, "%s_%s", prefix, c_name(a, b->item->name));
+        if (emit_function(cp, b, cname, &with, &fc))
+            buf_printf(out, "%s: not exported\n", b->item->name);
+        else
+            buf_printf(out, "%s:\n%s", b->item->name, buf_str(&fc.plan));
+    }
+    return cp->diag.errors ? 1 : 0;
+}
+
 int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
 {
     Arena *a = &cp->arena;

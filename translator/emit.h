@@ -9,11 +9,15 @@
 typedef struct EmitOptions {
     const char *prefix;    /* P in P_NAME_shape; NULL: the file's stem */
     int elem_default;      /* ElemPrim for element variables; EL_VAR: refuse them */
+    int plans;             /* FnCode.plan: the run-time plan as text */
 } EmitOptions;
 
 /* Writes the header for a compiled program into out.  Returns 0, or 1 when
  * an error was reported (then out must not be used). */
 int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out);
+/* `--format plan`: each exported function's run-time plan (plan.h) as
+ * text, for reading and for tests of the plan solver; the same return. */
+int emit_plans(Compilation *cp, const EmitOptions *opt, Buf *out);
 
 /* One exported function's generated pieces (emit_fn.c). */
 typedef struct FnCode {
@@ -23,6 +27,7 @@ typedef struct FnCode {
     Buf body;               /* the body of P_NAME_solve */
     Buf counts;             /* the element/byte counts in P_NAME_prepare */
     Buf temp_names;         /* the cases of P_NAME_temp_name */
+    Buf plan;               /* EmitOptions.plans: the plan, a step a line */
 } FnCode;
 
 /* Plans the checks of one top-level function.  Returns 0 and fills fc; or

@@ -1331,6 +1331,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     buf_init(&fc->body, a);
     buf_init(&fc->counts, a);
     buf_init(&fc->temp_names, a);
+    buf_init(&fc->plan, a);
     w->body = &fc->body;
 
     /* The signature, named as `axonc check` names it. */
@@ -1385,6 +1386,8 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
 
     if (plan_function(&plan, b->scheme))
         return not_exported(w, plan.refused_at.src ? plan.refused_at : at, plan.refused);
+    if (opt->plans)
+        plan_print(&plan, &fc->plan);
     for (int i = 0; i < plan.steps.n; i++) {
         plan.at = i;
         write_step(w, plan.steps.items[i]);

@@ -25,7 +25,7 @@
 
 static const char usage_text[] =
     "usage: axonc check FILE.axon\n"
-    "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot] [-MD] [-MF DEPFILE]\n"
+    "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE]\n"
     "       axonc --help | --version\n";
 
 static const char help_text[] =
@@ -51,8 +51,10 @@ static const char help_text[] =
     "                      bool i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64\n"
     "                      (default f32), or none to refuse functions that have one\n"
     "                      example: axonc emit attention.axon --elem-type f16 -o attention.h\n"
-    "    --format c|dot    c: the header (default); dot: each function's dataflow\n"
-    "                      graph, with the inferred shape on every edge, for Graphviz\n"
+    "    --format F        c: the header (default); dot: each function's dataflow\n"
+    "                      graph, with the inferred shape on every edge, for Graphviz;\n"
+    "                      plan: each function's run-time checks and solutions, a step\n"
+    "                      a line, as the header performs them\n"
     "                      example: axonc emit cnn.axon --format dot | dot -Tsvg -o cnn.svg\n"
     "    -MD               also write a make depfile (OUT with .d for its extension)\n"
     "    -MF DEPFILE       write the depfile to DEPFILE (implies -MD)\n"
@@ -180,8 +182,8 @@ static int write_emitted(Compilation *cp, Buf *text, const char *what, const cha
 static int cmd_emit(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *depfile = NULL;
-    int md = 0, dot = 0;
-    EmitOptions opt = { NULL, EL_F32 };
+    int md = 0, dot = 0, plans = 0;
+    EmitOptions opt = { NULL, EL_F32, 0 };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -208,8 +210,10 @@ static int cmd_emit(int argc, char **argv)
         else if (strcmp(a, "--format") == 0) {
             if (strcmp(val, "dot") == 0)
                 dot = 1;
+            else if (strcmp(val, "plan") == 0)
+                plans = 1;
             else if (strcmp(val, "c") != 0)
-                return usage_error("unknown format '%s' (c or dot)", val);
+                return usage_error("unknown format '%s' (c, dot or plan)", val);
         }
         else if (strcmp(a, "--elem-type") == 0) {
             if (strcmp(val, "none") == 0)
@@ -236,10 +240,10 @@ static int cmd_emit(int argc, char **argv)
         buf_init(&text, &cp.arena);
         if (dot)
             dot_program(&cp, &text);
-        if (!dot && emit_header(&cp, &opt, &text) != 0)
+        if (!dot && (plans ? emit_plans(&cp, &opt, &text) : emit_header(&cp, &opt, &text)) != 0)
             rc = 1;
         else
-            rc = write_emitted(&cp, &text, dot ? "the graph" : "the header", file, out,
+            rc = write_emitted(&cp, &text, dot ? "the graph" : plans ? "the plans" : "the header", file, out,
                                md ? (depfile ? depfile : default_depfile(&cp.arena, out)) : NULL);
     }
     compile_free(&cp);

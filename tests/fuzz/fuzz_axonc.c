@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_fail(rc_check == 0 ? "check accepts the program but emit rejects it"
                                 : "emit accepts the program but check rejects it");
     if (rc_emit == 0) {
-        EmitOptions opt = { NULL, EL_F32 };
+        EmitOptions opt = { NULL, EL_F32, 0 };
         Buf header;
         buf_init(&header, &cp.arena);
         if (emit_header(&cp, &opt, &header) == 0) {
