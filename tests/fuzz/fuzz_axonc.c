@@ -5,6 +5,7 @@
  *   2. as `axonc emit`: the same with the emitter's explanations kept, then
  *      the C header (into memory), prefix "fuzz", element type f32;
  *   3. as `axonc emit --format=dot`, when 2 compiled: the Graphviz graphs.
+ *   4. as `axonc emit --format=plan`, likewise: every function's run-time plan.
  * Each is a fresh compilation, freed before the next (LeakSanitizer checks
  * that compile_free releases everything).  Diagnostics go to /dev/null, or
  * to stderr when AXONC_FUZZ_VERBOSE is set (to read what a reproducer does).
@@ -115,6 +116,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         buf_init(&graph, &cp.arena);
         dot_program(&cp, &graph);
         take_output("graph", buf_str(&graph), graph.n);
+    }
+    compile_free(&cp);
+
+    /* 4. axonc emit --format=plan */
+    if (compile_text(&cp, name, text, size, diag, 1) == 0) {
+        EmitOptions opt = { NULL, EL_F32, 0 };
+        Buf plans;
+        buf_init(&plans, &cp.arena);
+        if (emit_plans(&cp, &opt, &plans) == 0)
+            take_output("plans", buf_str(&plans), plans.n);
     }
     compile_free(&cp);
     return 0;
