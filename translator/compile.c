@@ -45,7 +45,15 @@ static int compile(Compilation *cp, const char *path, FILE *diag_out, int explai
     compile_init(cp, diag_out, explain);
     Source *src = src_load(&cp->arena, path);
     if (!src) {
-        fprintf(diag_out, "axonc: error: cannot read '%s': %s\n", path, strerror(errno));
+        int e = errno;
+        if (e == EFBIG) {
+            diag_put_name(diag_out, path);
+            fprintf(diag_out, ": error: the input is larger than %d MiB\n", SRC_MAX_MIB);
+        } else {
+            fputs("axonc: error: cannot read '", diag_out);
+            diag_put_name(diag_out, path);
+            fprintf(diag_out, "': %s\n", strerror(e));
+        }
         return 1;
     }
     return compile_source(cp, src, diag_out);

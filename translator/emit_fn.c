@@ -826,7 +826,8 @@ static void w_solve(W *w, PStep *st)
     const char *restc = dim_local_raw(w, st->rest, st->raw, why, ar_printf(a, "the size at %s", st->val.where));
     const char *t = plan_local(w->p, "q");
     int64_t z;
-    if (dim_is_const(st->rest, &z) && z == 0) {
+    int rest0 = dim_is_const(st->rest, &z) && z == 0;
+    if (rest0) {
         line(w, "int64_t %s = %s;", t, val);
     } else {
         line(w, "int64_t %s = axon__sub(%s, %s, &bad);", t, val, restc);
@@ -862,13 +863,16 @@ static void w_solve(W *w, PStep *st)
             line(w, "int64_t %s = %s ? AXON_DIM_UNKNOWN : axon__div(%s, %s, &bad);", x, zero, t, mul);
         else
             line(w, "int64_t %s = axon__div(%s, %s, &bad);", x, t, mul);   /* (exact: no rounding) */
-        fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where), NULL,
-                NULL, NULL, NULL);
+        if (st->coef < 0)           /* (only INT64_MIN / -1 overflows) */
+            fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where),
+                    NULL, NULL, NULL, NULL);
     } else {
         line(w, "int64_t %s = %s;", x, t);
     }
-    val_fail(w, &st->val, ar_printf(a, "%s < 0", x), "AXON_ERR_NEGATIVE", why,
-             ar_printf(a, "is {}, which is not of the form %s with %s >= 0", form, name), val, NULL, NULL);
+    /* A size >= 0 divided by a positive multiplier cannot be negative. */
+    if (!(rest0 && st->val.nonneg && st->coef > 0))
+        val_fail(w, &st->val, ar_printf(a, "%s < 0", x), "AXON_ERR_NEGATIVE", why,
+                 ar_printf(a, "is {}, which is not of the form %s with %s >= 0", form, name), val, NULL, NULL);
     const char *r = x;
     if (st->pow != 1) {
         r = plan_local(w->p, "r");

@@ -57,6 +57,14 @@ static void bind_local(Inf *in, const char *name, Scheme *s)
 
 static void scope_pop(Inf *in, int mark)
 {
+    if (mark == 0 && (size_t)in->stack.n * 4 >= in->locals.cap) {
+        /* Leaving a top-level item with many locals: nothing is shadowed
+         * any more, and one pass over the table is cheaper than a probe
+         * per local (a large table misses the cache at every probe). */
+        st_clear(&in->locals);
+        in->stack.n = 0;
+        return;
+    }
     while (in->stack.n > mark) {
         Local *l = in->stack.items[--in->stack.n];
         st_put(&in->locals, l->name, l->shadowed);

@@ -263,6 +263,11 @@ static void reserve_standard_fds(void)
 int main(int argc, char **argv)
 {
     reserve_standard_fds();
+    /* Diagnostics are buffered (an unbuffered stderr makes a write per
+     * piece: 100,000 warnings took seconds); exit and write_stdout flush
+     * it, so the order with stdout stays. */
+    static char errbuf[1 << 16];
+    setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
     if (argc < 2)
         return usage_error("%s", "no command given");
     const char *cmd = argv[1];

@@ -341,6 +341,7 @@ static int stdout_is(const char *input)
 /* Writes data to stdout, every step checked (output.h). */
 int write_stdout(const char *data, size_t len, const char *what, const char *input)
 {
+    fflush(stderr);                     /* (main.c buffers it: keep the order) */
     if (stdout_is(input)) {
         fputs("axonc: error: standard output is the input file '", stderr);
         diag_put_name(stderr, input);

@@ -8,7 +8,7 @@ void parse_check_depth(Parser *P, int depth, Loc loc)
 {
     if (depth > AST_MAX_DEPTH && !P->too_deep) {
         P->too_deep = 1;
-        diag_error(P->diag, loc, "this is nested too deeply (more than %d levels)", AST_MAX_DEPTH);
+        diag_error(P->diag, loc, "this is nested too deeply (more than %d levels of brackets, calls or operators; a chain a + b + c has one level per operator)", AST_MAX_DEPTH);
     }
 }
 

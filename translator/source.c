@@ -44,15 +44,6 @@ Source *src_from_text(Arena *a, const char *name, const char *text, size_t len, 
     return src_new(a, name, ar_strndup(a, text, len), len, builtin);
 }
 
-/* Refuses an input over SRC_MAX_BYTES: says so and exits 1, as the arena
- * does when memory runs out (nothing has been written yet). */
-static void too_large(const char *path)
-{
-    diag_put_name(stderr, path);
-    fprintf(stderr, ": error: the input is larger than %d MiB\n", SRC_MAX_MIB);
-    exit(1);
-}
-
 /* Reads the rest of f after the `len` bytes in `have` into one malloc'd
  * buffer that doubles but never holds more than SRC_MAX_BYTES + 1 bytes.
  * Returns it with *total, or NULL with errno EFBIG (more than the limit),
@@ -120,7 +111,8 @@ Source *src_load(Arena *a, const char *path)
     }
     if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > SRC_MAX_BYTES) {
         fclose(f);
-        too_large(path);
+        errno = EFBIG;
+        return NULL;
     }
     /* One byte more than the size, so that the end is seen without a retry. */
     size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 0;
@@ -132,8 +124,6 @@ Source *src_load(Arena *a, const char *path)
         if (!rest) {
             int e = errno;
             fclose(f);
-            if (e == EFBIG)
-                too_large(path);
             errno = e;
             return NULL;
         }

@@ -41,8 +41,8 @@ void src_line_col(const Source *s, uint32_t off, int *line, int *col);
 /* Loads a whole file (a regular file, or a pipe or device read to its end).
  * Returns NULL (with errno set) when it cannot be read.  An input larger
  * than SRC_MAX_BYTES is refused from its size, or as soon as that much has
- * been read: "FILE: error: the input is larger than 256 MiB" on stderr and
- * exit status 1, like running out of memory (arena.h). */
+ * been read: NULL with errno EFBIG (compile.c says "FILE: error: the input
+ * is larger than 256 MiB"). */
 Source *src_load(Arena *a, const char *path);
 Source *src_from_text(Arena *a, const char *name, const char *text, size_t len, int builtin);
 

@@ -1,5 +1,5 @@
 /* symtab.c - open addressing with linear probing.  Each slot holds the
- * key's FNV-1a hash, the key and the value side by side, so a probe reads
+ * key's hash (FNV-1a, mixed), the key and the value side by side, so a probe reads
  * one cache line and compares strings only when the hashes agree; the table
  * doubles at half load (old tables stay in the arena until it is freed, so
  * a caller that knows how many keys are coming reserves room at once). */
@@ -14,6 +14,14 @@ static uint64_t hash(const char *s)
         h ^= (unsigned char)*s;
         h *= 1099511628211ull;
     }
+    /* FNV-1a's low bits cluster on names that differ only at the end
+     * (w1, w2, ...); the slot comes from the low bits, so mix (the
+     * finaliser of splitmix64). */
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 31;
     return h;
 }
 
@@ -84,4 +92,10 @@ void *st_put(Symtab *t, const char *key, void *val)
     }
     e->val = val;
     return old;
+}
+
+void st_clear(Symtab *t)
+{
+    memset(t->e, 0, sizeof(SymEntry) * t->cap);
+    t->n = 0;
 }

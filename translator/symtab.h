@@ -25,5 +25,7 @@ void st_reserve(Symtab *t, size_t n);
 void *st_get(const Symtab *t, const char *key);
 /* Maps key to val and returns what key mapped to before (NULL if nothing). */
 void *st_put(Symtab *t, const char *key, void *val);
+/* Forgets every key, keeping the table's room (one sequential pass). */
+void st_clear(Symtab *t);
 
 #endif

@@ -146,6 +146,12 @@ def gen_axes(n, w):
     w("f = fn (x : t [%s]) {\n  relu(x + x)\n};\n" % ", ".join("a%d" % i for i in range(n)))
 
 
+def gen_warnings(n, w):
+    # every function has a parameter of any type: emit warns N times
+    for i in range(n):
+        w("f%d = fn (x) { x };\n" % i)
+
+
 def gen_transformer(n, w):
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.dirname(here))
@@ -173,6 +179,7 @@ SHAPES = {
     "tuples": (gen_tuples, 5000, "an N-wide tuple, returned and destructured"),
     "axes": (gen_axes, 5000, "a tensor of N axes through + and relu"),
     "transformer": (gen_transformer, 1000, "N layers, three weights per layer"),
+    "warnings": (gen_warnings, 20000, "N functions that emit warns about (not exported)"),
 }
 
 
