@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "depfile.h"
 #include "dot.h"
 #include "emit.h"
 #include "output.h"
@@ -96,67 +97,6 @@ static int cmd_check(int argc, char **argv)
     }
     compile_free(&cp);
     return rc;
-}
-
-/* The depfile's name for -MD without -MF: OUT with .d for its extension,
- * as gcc (out.h gives out.d; out and .h, which have none, out.d and .h.d). */
-static const char *default_depfile(Arena *a, const char *out)
-{
-    const char *slash = strrchr(out, '/');
-    const char *base = slash ? slash + 1 : out;
-    const char *dot = strrchr(base, '.');
-    size_t n = dot && dot != base ? (size_t)(dot - out) : strlen(out);
-    return ar_printf(a, "%s.d", ar_strndup(a, out, n));
-}
-
-/* Appends a file name to a make rule so that make reads it back: a space,
- * tab, '#' or ':' after a backslash (the backslashes before it doubled, as
- * gcc does), '$' doubled, and in a prerequisite '|' and the wildcards
- * after a backslash.  Returns NULL, or what in the name make cannot read
- * in a target (a '%' makes it a pattern) or anywhere. */
-static const char *dep_name(Buf *b, const char *s, int target)
-{
-    size_t n = strlen(s);
-    if (n && s[n - 1] == '\\')
-        return "a backslash at its end";
-    for (const char *p = s; *p; p++) {
-        if (*p == '\n' || *p == '\r')
-            return *p == '\n' ? "a newline" : "a carriage return";
-        if (strchr(";=%", *p))
-            return ar_printf(b->a, "'%c'", *p);
-        int quoted = strchr(" \t#:", *p) != NULL;
-        int wild = !target && strchr("|*?[", *p) != NULL;
-        if (wild && p > s && p[-1] == '\\')
-            return ar_printf(b->a, "a backslash before '%c'", *p);
-        for (const char *q = p; quoted && q > s && q[-1] == '\\'; q--)
-            buf_putc(b, '\\');
-        if (quoted || wild)
-            buf_putc(b, '\\');
-        if (*p == '$')
-            buf_putc(b, '$');
-        buf_putc(b, *p);
-    }
-    return NULL;
-}
-
-/* The depfile: `OUT: SOURCE`, then `SOURCE:` so that make does not stop
- * when the source is gone.  Returns 0, or 1 after a message when make
- * could not read a name back. */
-static int make_rule(Buf *dep, const char *out, const char *file)
-{
-    const char *names[] = { out, file, file };
-    const char *after[] = { ": ", "\n", ":\n" };
-    for (int i = 0; i < 3; i++) {
-        const char *why = dep_name(dep, names[i], i != 1);
-        if (why) {
-            fputs("axonc: error: a depfile cannot name '", stderr);
-            diag_put_name(stderr, names[i]);
-            fprintf(stderr, "': make cannot read a file name with %s\n", why);
-            return 1;
-        }
-        buf_puts(dep, after[i]);
-    }
-    return 0;
 }
 
 /* Writes what emit made to OUT (or stdout without -o) and the depfile
