@@ -27,7 +27,9 @@ import interp  # noqa: E402  (its type parser reads the extern signatures)
 DIM_NAMES = ['n', 'm', 'k', 'd', 'h', 'l', 'p', 'q', 'r', 'i', 'j', 'e', 'g', 'o']
 SHAPE_NAMES = ['s', 's1', 's2', 's3', 'z1', 'z2', 'z3', 'z4']
 VALUE_NAMES = ['x', 'y', 'z', 'u', 'v', 'w', 'x1', 'y1', 'z1_', 'u1', 'v1', 'w1']
-UNARY = ['exp', 'log', 'sqrt', 'tanh', 'sigmoid', 'relu', 'abs']
+UNARY = ['exp', 'log', 'sqrt', 'tanh', 'sigmoid', 'relu', 'abs',
+         # spec section 5b
+         'erf', 'sin', 'cos', 'rsqrt', 'gelu', 'silu', 'floor', 'ceil', 'sign']
 LITERALS = ['1f', '0.5', '2f', '1.5f', '2.', '1e-3', '3', '0f', '2', 'inf']
 INITS = ['0f', '1f', '-inf', 'inf', '0.5', '0', '1']
 
@@ -477,7 +479,7 @@ class FnGen(object):
             return self.leaf(scope)
         ops = ['unary', 'binary', 'binary', 'binary', 'maxmin', 'matmul', 'transpose',
                'concat', 'reverse', 'map', 'reduce', 'call', 'call', 'conv', 'extern', 'extern',
-               'lambda_call', 'ho_call']
+               'lambda_call', 'ho_call', 'lastaxis', 'select']
         for _ in range(6):
             op = self.pick(ops)
             r = getattr(self, 'op_' + op)(scope, depth)
@@ -554,6 +556,8 @@ class FnGen(object):
         items = self.bcast(x[2], y[2])
         if self.chance(0.5):
             x, y = y, x
+        if self.chance(0.15):       # spec section 5b: broadcasting functions
+            return '%s(%s, %s)' % (self.pick(['maximum', 'minimum', 'pow']), x[0], y[0]), 3, items
         left = self.paren(x, prec)
         right = self.paren(y, prec + 1)
         return '%s %s %s' % (left, op, right), prec, items
@@ -569,6 +573,29 @@ class FnGen(object):
                 return None
         a, b = (x[0], y) if self.chance(0.5) else (y, x[0])
         return '%s(%s, %s)' % (self.pick(['max', 'min']), a, b), 3, x[2]
+
+    def op_lastaxis(self, scope, depth):
+        """spec section 5b: softmax, log_softmax, layernorm over the last
+        axis (only where the last item is a size)."""
+        x = self.expr(scope, depth - 1)
+        if not x[2] or x[2][-1][0] != 'd':
+            return None
+        if self.chance(0.5):
+            return '%s(%s)' % (self.pick(['softmax', 'log_softmax']), x[0]), 3, x[2]
+        g = self.value_of((x[2][-1],), scope, allow_literal=False)
+        b = self.value_of((x[2][-1],), scope, allow_literal=False)
+        if g is None or b is None:
+            return None
+        return 'layernorm(%s, %s, %s)' % (x[0], g, b), 3, x[2]
+
+    def op_select(self, scope, depth):
+        """spec section 5b: select on a comparison of its two operands."""
+        x = self.expr(scope, depth - 1)
+        y = self.partner(x[2], scope)
+        if y is None:
+            return None
+        cmp = self.pick(['lt', 'le', 'gt', 'ge', 'eq', 'ne'])
+        return 'select(%s(%s, %s), %s, %s)' % (cmp, x[0], y[0], x[0], y[0]), 3, self.bcast(x[2], y[2])
 
     def op_matmul(self, scope, depth):
         x = self.expr(scope, depth - 1)

@@ -2165,12 +2165,23 @@ class Env(object):
         raise Reject('unknown name %r' % name)
 
 
-UNARY = ('exp', 'log', 'sqrt', 'tanh', 'sigmoid', 'relu', 'abs')
+UNARY = ('exp', 'log', 'sqrt', 'tanh', 'sigmoid', 'relu', 'abs',
+         # spec section 5b: element-wise, and the conversions (element
+         # types are not modelled: a conversion keeps the shape)
+         'erf', 'sin', 'cos', 'rsqrt', 'gelu', 'silu', 'floor', 'ceil', 'sign',
+         'bool', 'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64',
+         'f16', 'bf16', 'f32', 'f64')
+# spec section 5b: NumPy broadcasting like + - * / (comparisons give bool)
+BROADCASTING = ('maximum', 'minimum', 'pow', 'lt', 'le', 'gt', 'ge', 'eq', 'ne')
 BUILTINS = {}
 for _n in UNARY:
     BUILTINS[_n] = 1
+for _n in BROADCASTING:
+    BUILTINS[_n] = 2
 BUILTINS.update({'max': 2, 'min': 2, 'matmul': 2, 'transpose': 1, 'conv': 2,
-                 'concat': 2, 'reverse': 1, 'map': 2, 'reduce': 3, 'loop': 3})
+                 'concat': 2, 'reverse': 1, 'map': 2, 'reduce': 3, 'loop': 3,
+                 'select': 3, 'softmax': 1, 'log_softmax': 1, 'layernorm': 3,
+                 'gather': 2, 'map2': 3})
 OPVALS = {'+': Builtin('+', 2), '-': Builtin('-', 2), '*': Builtin('*', 2), '/': Builtin('/', 2)}
 
 
@@ -2495,9 +2506,51 @@ class Interp(object):
         return Tup([copy_value(h), Tens((x.s[0],) + p.s)])
 
 
-BNAMES = {'+': 'arith', '-': 'arith', '*': 'arith', '/': 'arith', 'min': 'max'}
+    # -- spec section 5b
+    def b_select(self, c, a, b):
+        if not all(isinstance(v, Tens) for v in (c, a, b)):
+            raise Reject('select of a non-tensor')
+        return Tens(bcast_shapes(self.ctx, bcast_shapes(self.ctx, c.s, a.s), b.s))
+
+    def b_softmax(self, x):
+        if not isinstance(x, Tens) or len(x.s) < 1:
+            raise Reject('softmax needs rank >= 1')
+        return Tens(x.s)
+
+    def b_layernorm(self, x, g, b):
+        if not all(isinstance(v, Tens) for v in (x, g, b)):
+            raise Reject('layernorm of a non-tensor')
+        if len(x.s) < 1:
+            raise Reject('layernorm needs rank >= 1')
+        shapes_equal(self.ctx, g.s, x.s[-1:], "layernorm's scale")
+        shapes_equal(self.ctx, b.s, x.s[-1:], "layernorm's shift")
+        return Tens(x.s)
+
+    def b_gather(self, table, ids):
+        if not isinstance(table, Tens) or not isinstance(ids, Tens):
+            raise Reject('gather of a non-tensor')
+        if len(table.s) < 1:
+            raise Reject('gather needs a table of rank >= 1')
+        return Tens(ids.s + table.s[1:])
+
+    def b_map2(self, f, x, y):
+        if not is_fun(f):
+            raise Reject('map2 needs a function')
+        if not isinstance(x, Tens) or len(x.s) < 1 or not isinstance(y, Tens) or len(y.s) < 1:
+            raise Reject('map2 needs two tensors of rank >= 1')
+        eq_check(self.ctx, x.s[0], y.s[0], 'map2 outer axes')
+        q = self.apply(f, [Tens(x.s[1:]), Tens(y.s[1:])])
+        if not isinstance(q, Tens):
+            raise Reject("map2's function must give a tensor")
+        return Tens((x.s[0],) + q.s)
+
+
+BNAMES = {'+': 'arith', '-': 'arith', '*': 'arith', '/': 'arith', 'min': 'max',
+          'log_softmax': 'softmax'}
 for _n in UNARY:
     BNAMES[_n] = 'unary'
+for _n in BROADCASTING:
+    BNAMES[_n] = 'arith'
 
 
 def copy_value(v):
