@@ -577,14 +577,8 @@ static void check_arith(Ctx *c, Item *it, Type *t)
 
 /* Every `?` of an extern's result is a size the operation produces (dyn 2):
  * a fact that inference puts on it is one the header cannot check. */
-static void mark_produced_dim(DVar *v, void *arg)
-{
-    (void)arg;
-    if (v->dyn)
-        v->dyn = 2;
-}
-
-static void mark_produced(Ctx *c, Type *t, int depth)
+/* Calls fn on every dimension of a result type (tensors in tuples too). */
+static void each_result_dim(Ctx *c, Type *t, int depth, void (*fn)(Ctx *c, Dim *d))
 {
     t = type_prune(t);
     if (depth > TYPE_MAX_DEPTH)
@@ -593,33 +587,34 @@ static void mark_produced(Ctx *c, Type *t, int depth)
         Shape *s = shape_norm(c, t->u.ten.shape);
         for (uint32_t i = 0; i < s->n; i++)
             if (s->s[i].dim)
-                dim_each_var(dim_norm(c, s->s[i].dim), mark_produced_dim, NULL);
+                fn(c, s->s[i].dim);
     } else if (t->kind == TY_TUPLE) {
         for (uint32_t i = 0; i < t->u.fun.n; i++)
-            mark_produced(c, t->u.fun.items[i], depth + 1);
+            each_result_dim(c, t->u.fun.items[i], depth + 1, fn);
     }
+}
+
+static void mark_produced_dim(DVar *v, void *arg)
+{
+    (void)arg;
+    if (v->dyn)
+        v->dyn = 2;
+}
+
+/* A `?` of an extern's result is a size the operation produces. */
+static void mark_produced(Ctx *c, Dim *d)
+{
+    dim_each_var(dim_norm(c, d), mark_produced_dim, NULL);
 }
 
 /* The sizes an extern's result computes (`a + b`, `n * m`, not a lone
  * size) must fit in int64 wherever it is called: C_FITS constraints of its
  * scheme, without an origin, so that each call reports its own place. */
-static void require_result_fits(Ctx *c, Type *t, int depth)
+static void require_result_fits(Ctx *c, Dim *d)
 {
-    t = type_prune(t);
-    if (depth > TYPE_MAX_DEPTH)
-        return;
-    if (t->kind == TY_TENSOR) {
-        Shape *s = shape_norm(c, t->u.ten.shape);
-        for (uint32_t i = 0; i < s->n; i++) {
-            int64_t v;
-            Dim *d = s->s[i].dim;
-            if (d && !d->ragged && !dim_is_const(d, &v) && !dim_is_var(d))
-                require_fits(c, d, NULL);
-        }
-    } else if (t->kind == TY_TUPLE) {
-        for (uint32_t i = 0; i < t->u.fun.n; i++)
-            require_result_fits(c, t->u.fun.items[i], depth + 1);
-    }
+    int64_t v;
+    if (!d->ragged && !dim_is_const(d, &v) && !dim_is_var(d))
+        require_fits(c, d, NULL);
 }
 
 static void infer_item(Inf *in, Item *it, Binding *b)
@@ -643,8 +638,8 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     if (it->kind == IT_EXTERN) {
         Type *t = elab_type(c, &sc, it->type, OW_SIG, it->name);
         if (type_prune(t)->kind == TY_FUNC) {
-            mark_produced(c, type_prune(t)->u.fun.ret, 0);
-            require_result_fits(c, type_prune(t)->u.fun.ret, 0);
+            each_result_dim(c, type_prune(t)->u.fun.ret, 0, mark_produced);
+            each_result_dim(c, type_prune(t)->u.fun.ret, 0, require_result_fits);
         }
         leave_level(c);
         b->scheme = generalize(c, t);

@@ -38,28 +38,10 @@ INITS = ['0f', '1f', '-inf', 'inf', '0.5', '0', '1']
 # ((monomial, coefficient), ...)), or ('o', id) an opaque size.
 
 
-def _padd(p, q, sign=1):
-    r = dict(p)
-    for m, c in q.items():
-        v = r.get(m, 0) + sign * c
-        if v:
-            r[m] = v
-        else:
-            r.pop(m, None)
-    return r
-
-
-def _pmul(p, q):
-    r = {}
-    for m1, c1 in p.items():
-        for m2, c2 in q.items():
-            m = tuple(sorted(m1 + m2))
-            v = r.get(m, 0) + c1 * c2
-            if v:
-                r[m] = v
-            else:
-                r.pop(m, None)
-    return r
+# Polynomial arithmetic is the interpreter's (the generator only builds
+# abstract shapes with it; it decides nothing).
+_padd = interp.padd
+_pmul = interp.pmul
 
 
 def mkp(poly):

@@ -824,17 +824,23 @@ def main():
 
     rep = Report(args)
     # the harness
-    entries, headers = [], []
-    for r in results:
-        if r.get('header'):
-            headers.append(r['header'])
-        for f in r['functions']:
-            if f['status'] == 'exported':
-                c = f['counts']
-                f['entry'] = len(entries)
-                entries.append((f['cname'], c.get('INPUTS', 0), c.get('OUTPUTS', 0), c.get('TEMPS', 0)))
     hc = os.path.join(args.work, 'h', 'harness.c')
-    write_harness(hc, entries, headers)
+
+    def harness_of(results):
+        """Writes the harness over every exported function's header."""
+        entries, headers = [], []
+        for r in results:
+            if r.get('header'):
+                headers.append(r['header'])
+            for f in r['functions']:
+                if f['status'] == 'exported':
+                    c = f['counts']
+                    f['entry'] = len(entries)
+                    entries.append((f['cname'], c.get('INPUTS', 0), c.get('OUTPUTS', 0), c.get('TEMPS', 0)))
+        write_harness(hc, entries, headers)
+        return entries
+
+    entries = harness_of(results)
     exe = os.path.join(args.work, 'harness')
     cc = shlex.split(args.cc) + ['-I', os.path.join(args.work, 'h'), hc, '-o', exe]
     comp = run_cmd(cc)
@@ -855,16 +861,7 @@ def main():
                 for f in r['functions']:
                     if f['status'] == 'exported':
                         f['status'] = 'uncompiled'
-        entries, headers = [], []
-        for r in results:
-            if r.get('header'):
-                headers.append(r['header'])
-            for f in r['functions']:
-                if f['status'] == 'exported':
-                    c = f['counts']
-                    f['entry'] = len(entries)
-                    entries.append((f['cname'], c.get('INPUTS', 0), c.get('OUTPUTS', 0), c.get('TEMPS', 0)))
-        write_harness(hc, entries, headers)
+        entries = harness_of(results)
         comp = run_cmd(cc)
     if comp.returncode != 0:
         print('harness does not compile:\n' + comp.stderr[-3000:])
