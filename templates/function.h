@@ -54,6 +54,13 @@ AXON_FN int axon_tmpl_prepare(const axon_shape in[], axon_tmpl_plan *plan, axon_
         plan->out[i] = none;       /* defined even where a check returns early */
     for (int i = 0; i < AXON_TMPL_NUM_TEMPS; i++)
         plan->tmp[i] = none;
+    {
+        /* dims too (all zero), so that reading it after a successful
+         * prepare() is defined to every compiler's flow analysis */
+        unsigned char *z = (unsigned char *)&plan->dims;
+        for (unsigned long i = 0; i < (unsigned long)sizeof plan->dims; i++)
+            z[i] = 0;
+    }
     status = axon_tmpl_solve(in, plan->out, plan->tmp, &plan->dims, err);
     if (status != AXON_OK)
         return status;

@@ -5,7 +5,9 @@
 #   each header alone:   gcc -std=c99 -pedantic (included twice, every
 #                        function called), gcc -ffreestanding -fsyntax-only,
 #                        and two translation units including it linked together
-#   all headers in one:  gcc -std=c11, gcc -O3 (its flow analysis warns most),
+#   all headers in one:  gcc -std=c11, gcc -O2 and -O3 (their flow analysis
+#                        warns most; every function's plan.dims is read after
+#                        prepare),
 #                        g++ -std=c++11, clang -std=c99, and nvcc
 #                        (a __global__ kernel calling every shape function, so
 #                        they must be __host__ __device__) -- nvcc is skipped,
@@ -38,9 +40,15 @@ int use_$f(void)
     axon_shape out[$f\_NUM_OUTPUTS > 0 ? $f\_NUM_OUTPUTS : 1];
     axon_error err;
     $f\_plan plan;
-    return $f\_shape(in, out, &err) + $f\_prepare(in, &plan, &err) + ($f\_temp_name(0) != 0);
-}
+    int s = $f\_shape(in, out, &err) + ($f\_temp_name(0) != 0);
+    if ($f\_prepare(in, &plan, &err) != AXON_OK)
+        return s;
 C
+            # every member of plan.dims read after a successful prepare (gcc
+            # -O2 and -O3 once warned "may be used uninitialized" there)
+            sed -n "/^typedef struct ${f}_dims {/,/^} ${f}_dims;/p" "$h" |
+                sed -n 's/^    int64_t \([A-Za-z0-9_]*\);/    s += (int)plan.dims.\1;/p; s/^    axon_shape \([A-Za-z0-9_]*\);/    s += plan.dims.\1.rank;/p'
+            printf '    return s;\n}\n'
         done
     } | sed 's/\\_/_/g' > "$WORK/$stem.use.c"
     printf '#include "%s.h"\nint other_tu(void);\nint other_tu(void) { return AXON_MAX_RANK; }\n' "$stem" > "$WORK/$stem.b.c"
@@ -72,6 +80,7 @@ for h in "$WORK"/*.h; do printf '#include "%s"\n' "$(basename "$h")" >> "$all"; 
 cat "$WORK"/*.use.c | grep -v '^#include' >> "$all"
 printf 'int main(void) { return 0; }\n' >> "$all"
 gcc -std=c11 $W -I"$WORK" -c "$all" -o "$WORK/all.o" || { echo "FAIL gcc -std=c11"; status=1; }
+gcc -std=c99 -O2 $W -I"$WORK" -c "$all" -o "$WORK/allO2.o" || { echo "FAIL gcc -O2"; status=1; }
 gcc -std=c99 -O3 $W -I"$WORK" -c "$all" -o "$WORK/allO3.o" || { echo "FAIL gcc -O3"; status=1; }
 g++ -std=c++11 $W -x c++ -I"$WORK" -c "$all" -o "$WORK/allxx.o" || { echo "FAIL g++ -std=c++11"; status=1; }
 if command -v clang >/dev/null 2>&1; then
@@ -93,5 +102,5 @@ if command -v nvcc >/dev/null 2>&1; then
 else
     echo "nvcc: not installed, skipped"
 fi
-[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O3, c++11, clang, nvcc)"
+[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O2, -O3, c++11, clang, nvcc)"
 exit $status
