@@ -38,6 +38,8 @@ int yylex(YYSTYPE *yylval, YYLTYPE *yylloc, void *scanner);
 
 static Item *add_item(struct Parser *P, ItemKind kind, const char *name, Loc loc, Loc name_loc);
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc);
+static PtrVec *vec_of(struct Parser *P, void *first);
+static PtrVec take(struct Parser *P, PtrVec *v);
 static Stmt *make_stmt(struct Parser *P, Expr *lhs, TExpr *ann, Expr *rhs, Loc loc);
 static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts, Expr *body, Loc loc, Loc body_loc);
 
@@ -71,7 +73,8 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
     DExpr *dexpr;
     Param *param;
     Stmt *stmt;
-    PtrVec vec;
+    PtrVec *vec;           /* a pointer: the union stays 8 bytes, so that
+                            * bison's copies of it are not split stores */
 }
 
 %token END 0 "end of file"
@@ -153,8 +156,8 @@ postfix
         { $$ = ast_call(A, $1, @$); parse_check_depth(P, $$->depth, @$); }
     | postfix '(' args ')'
         {
-            $$ = ast_call(A, $1, @$); $$->u.call.args = $3;
-            for (int i = 0; i < $3.n; i++) AST_DEEPER($$, (Expr *)$3.items[i]);
+            $$ = ast_call(A, $1, @$); $$->u.call.args = take(P, $3);
+            for (int i = 0; i < $$->u.call.args.n; i++) AST_DEEPER($$, (Expr *)$$->u.call.args.items[i]);
             parse_check_depth(P, $$->depth, @$);
         }
     ;
@@ -162,8 +165,8 @@ postfix
 /* arg := expr | + | - | * | /     (an operator in argument position is the
  *                                  operator itself, as in reduce(+, 0f, z)) */
 args
-    : arg                       { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
-    | args ',' arg              { $$ = $1; pv_push(A, &$$, $3); }
+    : arg                       { $$ = vec_of(P, $1); }
+    | args ',' arg              { $$ = $1; pv_push(A, $$, $3); }
     ;
 arg
     : expr
@@ -179,10 +182,10 @@ primary
     | '(' expr ')'              { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
     | '(' expr ',' exprlist ')'
         {
-            PtrVec v = {0};
-            pv_push(A, &v, $2);
-            for (int i = 0; i < $4.n; i++) pv_push(A, &v, $4.items[i]);
-            $$ = tuple_of(P, &v, @$);
+            PtrVec *v = vec_of(P, $2);
+            for (int i = 0; i < $4->n; i++) pv_push(A, v, $4->items[i]);
+            take(P, $4);
+            $$ = tuple_of(P, v, @$);
         }
     | fnexpr
     ;
@@ -192,9 +195,9 @@ primary
  * body := { stmt } exprlist [;] */
 fnexpr
     : FN '(' ')' ret_opt '{' stmts exprlist_expr semi_opt '}'
-        { PtrVec none = {0}; $$ = make_fn(P, &none, $4, &$6, $7, @$, @7); }
+        { $$ = make_fn(P, NULL, $4, $6, $7, @$, @7); }
     | FN '(' params ')' ret_opt '{' stmts exprlist_expr semi_opt '}'
-        { $$ = make_fn(P, &$3, $5, &$7, $8, @$, @8); }
+        { $$ = make_fn(P, $3, $5, $7, $8, @$, @8); }
     | FN '(' ')' ret_opt '{' stmts error '}'
         { $$ = ast_expr(A, EX_NAME, @$); $$->name = "_"; yyerrok; }
     | FN '(' params ')' ret_opt '{' stmts error '}'
@@ -209,8 +212,8 @@ semi_opt
     | ';'
     ;
 params
-    : param                     { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
-    | params ',' param          { $$ = $1; pv_push(A, &$$, $3); }
+    : param                     { $$ = vec_of(P, $1); }
+    | params ',' param          { $$ = $1; pv_push(A, $$, $3); }
     ;
 param
     : IDENT
@@ -221,8 +224,8 @@ param
 
 /* stmt := pattern = exprlist ; | name : type = exprlist ; */
 stmts
-    : %empty                    { $$ = (PtrVec){0}; }
-    | stmts stmt                { $$ = $1; if ($2) pv_push(A, &$$, $2); }
+    : %empty                    { $$ = vec_of(P, NULL); }
+    | stmts stmt                { $$ = $1; if ($2) pv_push(A, $$, $2); }
     ;
 stmt
     : exprlist_expr '=' exprlist_expr ';'   { $$ = make_stmt(P, $1, NULL, $3, @$); }
@@ -236,11 +239,15 @@ stmt
 
 /* exprlist := expr {, expr}   (more than one makes a tuple) */
 exprlist_expr
-    : exprlist                  { $$ = $1.n == 1 ? $1.items[0] : tuple_of(P, &$1, @$); }
+    : exprlist
+        {
+            if ($1->n == 1) { $$ = $1->items[0]; take(P, $1); }
+            else $$ = tuple_of(P, $1, @$);
+        }
     ;
 exprlist
-    : expr                      { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
-    | exprlist ',' expr         { $$ = $1; pv_push(A, &$$, $3); }
+    : expr                      { $$ = vec_of(P, $1); }
+    | exprlist ',' expr         { $$ = $1; pv_push(A, $$, $3); }
     ;
 
 /* type := name                  a whole-type variable, or a scalar (f32)
@@ -259,25 +266,26 @@ type
         { $$ = ast_type(A, TX_FUNC, @$); $$->ret = $4; AST_DEEPER($$, $4); }
     | '(' types ')'
         {
-            if ($2.n == 1) {
-                $$ = $2.items[0];
+            if ($2->n == 1) {
+                $$ = $2->items[0];
                 $$->depth++;
+                take(P, $2);
             } else {
-                $$ = ast_type(A, TX_TUPLE, @$); $$->items = $2;
-                for (int i = 0; i < $2.n; i++) AST_DEEPER($$, (TExpr *)$2.items[i]);
+                $$ = ast_type(A, TX_TUPLE, @$); $$->items = take(P, $2);
+                for (int i = 0; i < $$->items.n; i++) AST_DEEPER($$, (TExpr *)$$->items.items[i]);
             }
             parse_check_depth(P, $$->depth, @$);
         }
     | '(' types ')' ARROW type
         {
-            $$ = ast_type(A, TX_FUNC, @$); $$->items = $2; $$->ret = $5;
-            for (int i = 0; i < $2.n; i++) AST_DEEPER($$, (TExpr *)$2.items[i]);
+            $$ = ast_type(A, TX_FUNC, @$); $$->items = take(P, $2); $$->ret = $5;
+            for (int i = 0; i < $$->items.n; i++) AST_DEEPER($$, (TExpr *)$$->items.items[i]);
             AST_DEEPER($$, $5); parse_check_depth(P, $$->depth, @$);
         }
     ;
 types
-    : type                      { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
-    | types ',' type            { $$ = $1; pv_push(A, &$$, $3); }
+    : type                      { $$ = vec_of(P, $1); }
+    | types ',' type            { $$ = $1; pv_push(A, $$, $3); }
     ;
 
 /* shape := satom {@ satom}
@@ -292,27 +300,27 @@ satom
     | '[' ']'                   { $$ = ast_satom(A, SA_DIMS, @$); }
     | '[' dims ']'
         {
-            $$ = ast_satom(A, SA_DIMS, @$); $$->dims = $2;
-            for (int i = 0; i < $2.n; i++) AST_DEEPER($$, (DExpr *)$2.items[i]);
+            $$ = ast_satom(A, SA_DIMS, @$); $$->dims = take(P, $2);
+            for (int i = 0; i < $2->n; i++) AST_DEEPER($$, (DExpr *)$2->items[i]);
         }
     | IDENT '(' shapes ')'
         {
-            $$ = ast_satom(A, SA_BCAST, @$); $$->name = $1; $$->shapes = $3;
-            for (int i = 0; i < $3.n; i++) AST_DEEPER($$, (SExpr *)$3.items[i]);
+            $$ = ast_satom(A, SA_BCAST, @$); $$->name = $1; $$->shapes = take(P, $3);
+            for (int i = 0; i < $3->n; i++) AST_DEEPER($$, (SExpr *)$3->items[i]);
             parse_check_depth(P, $$->depth, @$);
         }
     ;
 shapes
-    : shape                     { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
-    | shapes ',' shape          { $$ = $1; pv_push(A, &$$, $3); }
+    : shape                     { $$ = vec_of(P, $1); }
+    | shapes ',' shape          { $$ = $1; pv_push(A, $$, $3); }
     ;
 
 /* dim := dim (+|-|*|/) dim | integer | name | * | ? | ( dim )
  *      | (op dim dim)          the paper's prefix form, e.g. (* 2 m)
  *      | broadcast(dim, ...) */
 dims
-    : dim                       { $$ = (PtrVec){0}; pv_push(A, &$$, $1); }
-    | dims ',' dim              { $$ = $1; pv_push(A, &$$, $3); }
+    : dim                       { $$ = vec_of(P, $1); }
+    | dims ',' dim              { $$ = $1; pv_push(A, $$, $3); }
     ;
 dim
     : dim '+' dim               { $$ = ast_dim_bin(A, '+', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
@@ -326,8 +334,8 @@ dprim
     | '*'                       { $$ = ast_dim(A, DX_RAGGED, @$); }
     | IDENT '(' dims ')'
         {
-            $$ = ast_dim(A, DX_BCAST, @$); $$->name = $1; $$->args = $3;
-            for (int i = 0; i < $3.n; i++) AST_DEEPER($$, (DExpr *)$3.items[i]);
+            $$ = ast_dim(A, DX_BCAST, @$); $$->name = $1; $$->args = take(P, $3);
+            for (int i = 0; i < $3->n; i++) AST_DEEPER($$, (DExpr *)$3->items[i]);
             parse_check_depth(P, $$->depth, @$);
         }
     ;
@@ -360,12 +368,32 @@ static Item *add_item(struct Parser *P, ItemKind kind, const char *name, Loc loc
     return it;
 }
 
+/* A list for a rule's value: first in it, or empty when first is NULL.
+ * Its header is recycled once a node has taken the list (take). */
+static PtrVec *vec_of(struct Parser *P, void *first)
+{
+    PtrVec *v = P->spare_vecs.n ? P->spare_vecs.items[--P->spare_vecs.n] : ar_alloc(A, sizeof *v);
+    *v = (PtrVec){ 0 };
+    if (first)
+        pv_push(A, v, first);
+    return v;
+}
+
+/* The list's contents, for a node to keep; its header is free again. */
+static PtrVec take(struct Parser *P, PtrVec *v)
+{
+    PtrVec r = *v;
+    pv_push(A, &P->spare_vecs, v);
+    return r;
+}
+
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc)
 {
     Expr *e = ast_expr(A, EX_TUPLE, loc);
     e->u.call.args = *items;
     for (int i = 0; i < items->n; i++)
         AST_DEEPER(e, (Expr *)items->items[i]);
+    take(P, items);
     parse_check_depth(P, e->depth, loc);
     return e;
 }
@@ -391,9 +419,10 @@ static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts
 {
     Expr *e = ast_expr(A, EX_FN, loc);
     FnExpr *f = ar_alloc(A, sizeof *f);
-    f->params = *params;
+    if (params)                         /* NULL: fn () */
+        f->params = take(P, params);
     f->ret = ret;
-    f->stmts = *stmts;
+    f->stmts = take(P, stmts);
     f->body = body;
     f->body_loc = body_loc;
     e->u.lam = f;

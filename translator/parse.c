@@ -1,6 +1,8 @@
 /* parse.c - runs the reentrant scanner and the pure parser over one source. */
 #include "parse.h"
 
+#include <string.h>
+
 #include "axon.tab.h"
 #include "axon.lex.h"
 
@@ -27,7 +29,14 @@ Program *parse_source(Arena *a, Diag *diag, const Source *src, int prelude)
         diag_error(diag, (Loc){src, 0, 0}, "cannot start the scanner");
         return P.prog;
     }
-    YY_BUFFER_STATE buf = yy_scan_bytes(src->text, (int)src->len, scanner);
+    /* The scanner works in a copy of its own (it writes into its buffer;
+     * diagnostics read src->text), made in the arena, whose memory is
+     * already mapped (yy_scan_bytes would copy into fresh malloc'd pages),
+     * and ending in the two NULs flex needs. */
+    char *copy = ar_alloc(a, src->len + 2);
+    memcpy(copy, src->text, src->len);
+    copy[src->len] = copy[src->len + 1] = 0;
+    YY_BUFFER_STATE buf = yy_scan_buffer(copy, src->len + 2, scanner);
     int rc = yyparse(scanner, &P);
     yy_delete_buffer(buf, scanner);
     yylex_destroy(scanner);

@@ -28,6 +28,7 @@ typedef struct Parser {
     int comment_start;    /* offset of an open block comment */
     int lex_error;        /* a lexical error since the last token */
     uint32_t last_end;    /* where the last token ended */
+    PtrVec spare_vecs;    /* PtrVec headers of lists that nodes have taken */
 } Parser;
 
 /* Parses a whole source.  Returns the program; errors were reported to
