@@ -40,6 +40,8 @@ static Item *add_item(struct Parser *P, ItemKind kind, const char *name, Loc loc
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc);
 static PtrVec *vec_of(struct Parser *P, void *first);
 static PtrVec take(struct Parser *P, PtrVec *v);
+static Expr *dims_value(struct Parser *P, PtrVec *dims, Loc loc);
+static WhereClause *where_clause(struct Parser *P, char op, DExpr *l, DExpr *r, Loc loc);
 static Stmt *make_stmt(struct Parser *P, Expr *lhs, TExpr *ann, Expr *rhs, Loc loc);
 static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts, Expr *body, Loc loc, Loc body_loc);
 
@@ -73,6 +75,7 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
     DExpr *dexpr;
     Param *param;
     Stmt *stmt;
+    WhereClause *clause;
     PtrVec *vec;           /* a pointer: the union stays 8 bytes, so that
                             * bison's copies of it are not split stores */
 }
@@ -85,9 +88,12 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 %token FN "fn"
 %token EXTERN "extern"
 %token ARROW "->"
+%token WHERE "where"
+%token LE "<="
 
 %type <expr> expr postfix primary fnexpr arg exprlist_expr
-%type <vec> args exprlist params stmts types shapes dims
+%type <vec> args exprlist params stmts types shapes dims where_opt clauses
+%type <clause> clause
 %type <param> param
 %type <stmt> stmt
 %type <texpr> type ret_opt
@@ -122,7 +128,12 @@ item
             fn.end = fn.start + 2;
             add_item(P, IT_MAIN, ast_main_name(A, P->src->name), @$, fn)->value = $1;
         }
-    | EXTERN IDENT ':' type     { add_item(P, IT_EXTERN, $2, @$, @2)->type = $4; }
+    | EXTERN IDENT ':' type where_opt
+        {
+            Item *it = add_item(P, IT_EXTERN, $2, @$, @2);
+            it->type = $4;
+            if ($5) it->where = take(P, $5);
+        }
     | EXTERN opname ':' type
         {
             if (!P->prelude)
@@ -180,6 +191,8 @@ primary
     | FLOAT                     { $$ = ast_expr(A, EX_FLOAT, @$); $$->u.fval = $1; }
     | INF                       { $$ = ast_expr(A, EX_FLOAT, @$); $$->name = "inf"; }
     | '(' expr ')'              { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
+    | '[' ']'                   { $$ = dims_value(P, NULL, @$); }
+    | '[' dims ']'              { $$ = dims_value(P, $2, @$); }
     | '(' expr ',' exprlist ')'
         {
             PtrVec *v = vec_of(P, $2);
@@ -315,6 +328,21 @@ shapes
     | shapes ',' shape          { $$ = $1; pv_push(A, $$, $3); }
     ;
 
+/* where := where clause {, clause}      clause := dim = dim | dim <= dim
+ * (spec section 5b: the rules a signature cannot say with its shapes) */
+where_opt
+    : %empty                    { $$ = NULL; }
+    | WHERE clauses             { $$ = $2; }
+    ;
+clauses
+    : clause                    { $$ = vec_of(P, $1); }
+    | clauses ',' clause        { $$ = $1; pv_push(A, $$, $3); }
+    ;
+clause
+    : dim '=' dim               { $$ = where_clause(P, '=', $1, $3, @$); }
+    | dim LE dim                { $$ = where_clause(P, '<', $1, $3, @$); }
+    ;
+
 /* dim := dim (+|-|*|/) dim | integer | name | * | ? | ( dim )
  *      | (op dim dim)          the paper's prefix form, e.g. (* 2 m)
  *      | broadcast(dim, ...) */
@@ -385,6 +413,38 @@ static PtrVec take(struct Parser *P, PtrVec *v)
     PtrVec r = *v;
     pv_push(A, &P->spare_vecs, v);
     return r;
+}
+
+static WhereClause *where_clause(struct Parser *P, char op, DExpr *l, DExpr *r, Loc loc)
+{
+    WhereClause *w = ar_alloc(A, sizeof *w);
+    w->loc = loc;
+    w->op = op;
+    w->l = l;
+    w->r = r;
+    return w;
+}
+
+/* [d1, ...] in an expression: a value of type dims [d1, ...] (spec section
+ * 5b), kept as that type's annotation. */
+static Expr *dims_value(struct Parser *P, PtrVec *dims, Loc loc)
+{
+    SAtom *at = ast_satom(A, SA_DIMS, loc);
+    if (dims) {
+        at->dims = take(P, dims);
+        for (int i = 0; i < at->dims.n; i++)
+            AST_DEEPER(at, (DExpr *)at->dims.items[i]);
+    }
+    TExpr *t = ast_type(A, TX_TENSOR, loc);
+    t->name = "dims";
+    t->name_loc = loc;
+    t->shape = ast_shape(A, at);
+    AST_DEEPER(t, t->shape);
+    Expr *e = ast_expr(A, EX_DIMS, loc);
+    e->u.dims = t;
+    AST_DEEPER(e, t);
+    parse_check_depth(P, e->depth, loc);
+    return e;
 }
 
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc)
@@ -460,7 +520,8 @@ int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser 
         for (int i = 0; i < n; i++)
             if (exp[i] != YYSYMBOL_FN && exp[i] != YYSYMBOL_IDENT && exp[i] != YYSYMBOL_INT &&
                 exp[i] != YYSYMBOL_FLOAT && exp[i] != YYSYMBOL_INF &&
-                strcmp(yysymbol_name(exp[i]), "'('") != 0 && strcmp(yysymbol_name(exp[i]), "'-'") != 0)
+                strcmp(yysymbol_name(exp[i]), "'('") != 0 && strcmp(yysymbol_name(exp[i]), "'-'") != 0 &&
+                strcmp(yysymbol_name(exp[i]), "'['") != 0)
                 exp[k++] = exp[i];
         n = k;
     }

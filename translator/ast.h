@@ -126,7 +126,8 @@ typedef enum {
     EX_BINARY,   /* a + b */
     EX_NEG,      /* -a */
     EX_TUPLE,    /* (a, b) or a final `a, b` */
-    EX_FN        /* fn (params) [: T] { body } */
+    EX_FN,       /* fn (params) [: T] { body } */
+    EX_DIMS      /* [2, n / 2]: a dims value (spec section 5b) */
 } ExprKind;
 
 struct Expr {
@@ -142,6 +143,7 @@ struct Expr {
         int64_t ival;          /* EX_INT */
         double fval;           /* EX_FLOAT */
         FnExpr *lam;           /* EX_FN */
+        TExpr *dims;           /* EX_DIMS: the value's type, dims [d1, ...] */
         struct {
             Expr *l, *r;       /* EX_BINARY; EX_NEG uses l */
             uint32_t start, end;   /* the operator itself */
@@ -162,12 +164,20 @@ Loc expr_callee_loc(const Expr *e);
 
 typedef enum { IT_BIND, IT_MAIN, IT_EXTERN } ItemKind;
 
+/* A clause of `where` in a declaration: l = r or l <= r (spec 5b). */
+typedef struct WhereClause {
+    Loc loc;
+    char op;               /* '=' or '<' (for <=) */
+    DExpr *l, *r;
+} WhereClause;
+
 typedef struct Item {
     ItemKind kind;
     const char *name;
     Loc loc, name_loc;
     Expr *value;           /* IT_BIND, IT_MAIN */
     TExpr *type;           /* IT_EXTERN */
+    PtrVec where;          /* IT_EXTERN: WhereClause* */
 } Item;
 
 typedef struct Program {

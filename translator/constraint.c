@@ -632,8 +632,12 @@ static AX_NORETURN void err_negative(Ctx *c, Constraint *k, int64_t v)
             }
         }
     }
-    diag_error(c->diag, k->why->loc, "%s gives a negative size: %s = %lld", origin_text(c, k->why), buf_str(&b),
-               (long long)v);
+    if (k->clause)
+        diag_error(c->diag, k->why->loc, "%s: the clause `where %s` does not hold (%s is %lld)",
+                   origin_text(c, k->why), k->clause, k->clause_diff, (long long)v);
+    else
+        diag_error(c->diag, k->why->loc, "%s gives a negative size: %s = %lld", origin_text(c, k->why), buf_str(&b),
+                   (long long)v);
     for (int i = 0; i < vars.n; i++) {
         Dim *x = vars.items[i];
         int dup = 0;

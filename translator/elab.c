@@ -256,3 +256,9 @@ Type *elab_type(Ctx *c, Scope *sc, TExpr *t, OriginKind kind, const char *what)
     Elab e = { c, sc, kind, what };
     return elab(&e, t);
 }
+
+Dim *elab_dim_in(Ctx *c, Scope *sc, DExpr *d, OriginKind kind, const char *what)
+{
+    Elab e = { c, sc, kind, what };
+    return elab_dim(&e, d);
+}

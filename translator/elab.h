@@ -21,5 +21,7 @@ typedef struct Scope {
 /* kind, what: how notes describe the annotation (origin_text), e.g.
  * OW_ANNOT, "x" for "the annotation of 'x'". */
 Type *elab_type(Ctx *c, Scope *sc, TExpr *t, OriginKind kind, const char *what);
+/* One dimension expression, in the same scope (a `where` clause's side). */
+Dim *elab_dim_in(Ctx *c, Scope *sc, DExpr *d, OriginKind kind, const char *what);
 
 #endif

@@ -6,6 +6,10 @@
 
 #include "compile.h"
 
+/* The most tensors (inputs, outputs and named intermediates together) of
+ * an exported function; a function with more is left out, with a warning. */
+#define EMIT_MAX_TENSORS 65536
+
 typedef struct EmitOptions {
     const char *prefix;    /* P in P_NAME_shape; NULL: the file's stem */
     int elem_default;      /* ElemPrim for element variables; EL_VAR: refuse them */

@@ -1004,8 +1004,13 @@ static void w_nonneg(W *w, PStep *st)
 {
     const char *text = dim_text(w, st->d, 0);
     const char *v = dim_local(w, st->d, st->k->why, text);
-    fail_if(w, ar_printf(w->c->arena, "%s < 0", v), "AXON_ERR_NEGATIVE", st->k->why,
-            ar_printf(w->c->arena, "the size %s is {}, which is negative", text), v, NULL, NULL, NULL);
+    if (st->k->clause)          /* a declaration's `where l <= r` */
+        fail_if(w, ar_printf(w->c->arena, "%s < 0", v), "AXON_ERR_CONSTRAINT", st->k->why,
+                ar_printf(w->c->arena, "the clause `where %s` does not hold (%s is {}, from %s)", st->k->clause,
+                          st->k->clause_diff, text), v, NULL, NULL, NULL);
+    else
+        fail_if(w, ar_printf(w->c->arena, "%s < 0", v), "AXON_ERR_NEGATIVE", st->k->why,
+                ar_printf(w->c->arena, "the size %s is {}, which is negative", text), v, NULL, NULL, NULL);
 }
 
 /* The condition under which a step's checks are moot: a size they
@@ -1211,21 +1216,28 @@ static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
     }
 }
 
-/* The names a function returns: a statement's name as the body (or an
- * item of a tuple as the body) is that output, not an intermediate.  Fills
- * alias[i] with the pattern of output i, where there is one. */
-static uint32_t count_tensors(Type *t, int depth)
+/* The tensors of a type (a function's parameters and result), counting
+ * no further than just past limit: a type shared as a graph may stand for
+ * billions of them. */
+static long count_tensors(Type *t, long limit, int depth)
 {
     t = type_prune(t);
-    if (t->kind == TY_TENSOR || depth > TYPE_MAX_DEPTH)
+    if (depth > TYPE_MAX_DEPTH)
+        return limit + 1;
+    if (t->kind == TY_TENSOR)
         return 1;
-    uint32_t n = 0;
-    if (t->kind == TY_TUPLE)
-        for (uint32_t i = 0; i < t->u.fun.n; i++)
-            n += count_tensors(t->u.fun.items[i], depth + 1);
+    long n = 0;
+    if (t->kind == TY_TUPLE || t->kind == TY_FUNC)
+        for (uint32_t i = 0; i < t->u.fun.n && n <= limit; i++)
+            n += count_tensors(t->u.fun.items[i], limit - n, depth + 1);
+    if (t->kind == TY_FUNC && n <= limit)
+        n += count_tensors(t->u.fun.ret, limit - n, depth + 1);
     return n;
 }
 
+/* The names a function returns: a statement's name as the body (or an
+ * item of a tuple as the body) is that output, not an intermediate.  Fills
+ * alias[i] with the pattern of output i, where there is one. */
 static void returned_names(Expr *e, Symtab *last, int *next, const void **alias, int nout)
 {
     if (e->kind == EX_TUPLE) {
@@ -1236,7 +1248,7 @@ static void returned_names(Expr *e, Symtab *last, int *next, const void **alias,
     Type *t = e->type ? type_prune(e->type) : NULL;
     if (e->kind == EX_NAME && t && t->kind == TY_TENSOR && *next < nout)
         alias[*next] = st_get(last, e->name);
-    *next += t ? (int)count_tensors(t, 0) : 1;
+    *next += t ? (int)count_tensors(t, EMIT_MAX_TENSORS, 0) : 1;   /* (at most that: emit_function) */
 }
 
 static void last_bindings(Pattern *p, Symtab *last)
@@ -1357,6 +1369,12 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             return not_exported(w, at, p ? ar_printf(a, "argument %u (%s) is a function", i + 1, p->name)
                                          : ar_printf(a, "argument %u is a function", i + 1));
         }
+    /* A bound that no network reaches (a 200-byte program can return 2^19
+     * tensors: a header of hundreds of megabytes), counted before anything
+     * is made for each tensor. */
+    long ntensors = count_tensors(ft, EMIT_MAX_TENSORS, 0);
+    if (ntensors > EMIT_MAX_TENSORS)
+        return not_exported(w, at, ar_printf(a, "it has more than %d input and output tensors", EMIT_MAX_TENSORS));
     for (uint32_t i = 0; i < ft->u.fun.n; i++) {
         Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
         const char *desc = p ? ar_printf(a, "argument %u (%s)", i + 1, p->name) : ar_printf(a, "argument %u", i + 1);
@@ -1378,6 +1396,10 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             Stmt *st = fn->stmts.items[i];
             collect_temps(w, st->pat, st->pat->type, &named);
         }
+    ntensors = (long)plan.inputs.n + plan.outputs.n + named.n;
+    if (ntensors > EMIT_MAX_TENSORS)
+        return not_exported(w, at, ar_printf(a, "it has %ld input, output and intermediate tensors (more than %d)",
+                                             ntensors, EMIT_MAX_TENSORS));
     /* Element types. */
     PtrVec *lists[3] = { &plan.inputs, &plan.outputs, &named };
     int elem_vars = 0;

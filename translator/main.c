@@ -158,7 +158,7 @@ static int cmd_emit(int argc, char **argv)
         else if (strcmp(a, "--elem-type") == 0) {
             if (strcmp(val, "none") == 0)
                 opt.elem_default = EL_VAR;
-            else if ((opt.elem_default = elem_lookup(val)) == EL_VAR)
+            else if ((opt.elem_default = elem_lookup(val)) == EL_VAR || opt.elem_default == EL_DIMS)
                 return usage_error("unknown element type '%s' (bool, i8 .. i64, u8 .. u64, f16, bf16, f32, f64, none)", val);
         } else if (strcmp(a, "-MD") == 0)
             md = 1;

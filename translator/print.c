@@ -521,10 +521,34 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
         buf_puts(b, " = ");
         pr_shape(nm, b, c->sr);
         break;
-    case C_NONNEG:
-        pr_dim(nm, b, c->l);
-        buf_puts(b, " >= 0");
+    case C_NONNEG: {
+        /* A declaration's `where l <= r` prints that way round: the terms
+         * with a minus on the left (`f <= c` for c - f >= 0). */
+        Dim *d = dim_norm(ctx, c->l);
+        Mono *pos = ar_alloc(ctx->arena, sizeof(Mono) * (d->nt + 1));
+        Mono *neg = ar_alloc(ctx->arena, sizeof(Mono) * (d->nt + 1));
+        uint32_t np = 0, nn = 0;
+        int split = c->clause && !d->ragged;
+        for (uint32_t i = 0; split && i < d->nt; i++) {
+            if (d->t[i].coef == INT64_MIN)
+                split = 0;
+            else if (d->t[i].coef > 0)
+                pos[np++] = d->t[i];
+            else {
+                neg[nn] = d->t[i];
+                neg[nn++].coef = -d->t[i].coef;
+            }
+        }
+        if (split) {
+            pr_dim(nm, b, dim_canon(ctx, neg, nn, NULL));
+            buf_puts(b, " <= ");
+            pr_dim(nm, b, dim_canon(ctx, pos, np, NULL));
+        } else {
+            pr_dim(nm, b, c->l);
+            buf_puts(b, " >= 0");
+        }
         break;
+    }
     case C_DYN:
         buf_puts(b, "? = ");
         pr_dim(nm, b, c->l);
@@ -649,7 +673,7 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
     PtrVec clauses = { 0 };
     for (int i = 0; i < n && !b->full; i++) {
         Constraint *c = sorted[i];
-        if (c->done || c->kind == C_NONNEG || c->kind == C_DYN || was_shown(nm, c) || implied[i])
+        if (c->done || (c->kind == C_NONNEG && !c->clause) || c->kind == C_DYN || was_shown(nm, c) || implied[i])
             continue;
         pr_clauses(nm, c, &clauses);
     }

@@ -427,7 +427,7 @@ static void inst_constraints(Inst *in, const Scheme *s)
                 continue;
         }
         const Origin *why = k->why;
-        if (!why || !why->loc.src || why->loc.src->builtin) {   /* (an extern's C_FITS has none) */
+        if (!why || !why->loc.src || why->loc.src->builtin || k->clause) {   /* (an extern's C_FITS has none) */
             if (!here) {
                 here = origin_of(c, o->loc, o->rule ? OW_QUOTED : o->kind, o->what, o->rule, 0);
                 here->scheme = o->scheme;
@@ -436,6 +436,8 @@ static void inst_constraints(Inst *in, const Scheme *s)
         }
         Constraint *k2 = cons_new(c, k->kind, why);
         k2->rewrites = k->rewrites;
+        k2->clause = k->clause;
+        k2->clause_diff = k->clause_diff;
         switch (k->kind) {
         case C_BCAST_SHAPE:
             k2->ops = inst_shapes(in, &k->ops);

@@ -71,6 +71,7 @@ typedef enum {
     EL_VAR = -1,
     EL_BOOL, EL_I8, EL_I16, EL_I32, EL_I64, EL_U8, EL_U16, EL_U32, EL_U64,
     EL_F16, EL_BF16, EL_F32, EL_F64,
+    EL_DIMS,        /* `dims [a, b]`: a list of sizes (spec section 5b), not a tensor */
     EL_COUNT
 } ElemPrim;
 
@@ -252,6 +253,9 @@ struct Constraint {
                            * into its own (so this one is implied by it) */
     uint32_t flat_stamp;  /* print.c: visited while flattening a broadcast */
     uint32_t nest_stamp;  /* print.c: its result is another's operand */
+    const char *clause;   /* C_NONNEG from a declaration's `where l <= r`:
+                           * that clause as written, and r - l (messages) */
+    const char *clause_diff;
 };
 
 /* A type scheme: type with GENERIC variables, plus the constraints over

@@ -11,9 +11,9 @@
 /* ORDER ELEM */
 static const char *const elem_names[EL_COUNT] = {
     "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
-    "f16", "bf16", "f32", "f64",
+    "f16", "bf16", "f32", "f64", "dims",
 };
-static const int elem_sizes[EL_COUNT] = { 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8 };
+static const int elem_sizes[EL_COUNT] = { 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8 };
 
 int elem_lookup(const char *name)
 {
@@ -30,6 +30,8 @@ int elem_size(int prim) { return elem_sizes[prim]; }
  * 2f, inf) a floating-point one. */
 int elem_accepts(int prim, int cls)
 {
+    if (prim == EL_DIMS)                /* sizes are written [2, 2] */
+        return 0;
     if (cls == ELC_FLOAT)
         return prim == EL_F16 || prim == EL_BF16 || prim == EL_F32 || prim == EL_F64;
     if (cls == ELC_NUMBER)
