@@ -612,6 +612,37 @@ static int texts_subset(const PtrVec *a, const PtrVec *b)
 
 /* Marks (nest_stamp) the broadcasts whose result is an operand of another,
  * and fills `implied` (one flag per sorted constraint). */
+/* A bound from a `where` clause that another implies (`1 <= b` beside
+ * `2 <= b`: their differences differ by a constant >= 0) is not printed;
+ * of two equal ones, the first is.  Compared pairwise while they are few. */
+static void implied_bounds(Namer *nm, Constraint **all, int n, char *implied)
+{
+    Ctx *c = nm->ctx;
+    PtrVec b = { 0 };
+    for (int i = 0; i < n; i++)
+        if (all[i]->kind == C_NONNEG && all[i]->clause && !all[i]->done)
+            pv_push(c->arena, &b, (void *)(intptr_t)i);
+    if ((long)b.n * b.n > IMPLIED_PAIRS)
+        return;
+    for (int x = 0; x < b.n; x++) {
+        int i = (int)(intptr_t)b.items[x];
+        Dim *di = dim_norm(c, all[i]->l);
+        for (int y = 0; y < b.n && !implied[i]; y++) {
+            int j = (int)(intptr_t)b.items[y];
+            if (i == j || implied[j])
+                continue;
+            int64_t k;
+            Dim *diff = dim_sub(c, di, dim_norm(c, all[j]->l), NULL);
+            if (c->overflow) {
+                c->overflow = 0;
+                continue;
+            }
+            if (dim_is_const(diff, &k) && (k > 0 || (k == 0 && j < i)))
+                implied[i] = 1;
+        }
+    }
+}
+
 static void find_implied(Namer *nm, Constraint **all, int n, char *implied)
 {
     Arena *a = nm->ctx->arena;
@@ -670,6 +701,7 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
     qsort(sorted, (size_t)n, sizeof *sorted, cons_id_cmp);
     char *implied = ar_alloc(nm->ctx->arena, (size_t)n);
     find_implied(nm, sorted, n, implied);
+    implied_bounds(nm, sorted, n, implied);
     PtrVec clauses = { 0 };
     for (int i = 0; i < n && !b->full; i++) {
         Constraint *c = sorted[i];

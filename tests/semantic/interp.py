@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """interp.py - a concrete shape interpreter for Axon, written from the
-contract (axon-spec.md sections 1-5) and docs/language.md only.
+contract (axon-spec.md sections 1-5 and the dims values, extern `where`
+clauses and operators of section 5b) and docs/language.md only.
 
 It shares nothing with axonc: its own lexer, parser and evaluator.  A
 top-level function is run on concrete input shapes; every value is a tensor
@@ -51,6 +52,7 @@ _TOKEN_RE = re.compile(r'''
   | (?P<int>[0-9]+)
   | (?P<id>[A-Za-z_][A-Za-z0-9_']*)
   | (?P<arrow>->)
+  | (?P<le><=)
   | (?P<p>[()\[\]{},;:=+\-*/@?])
 ''', re.X)
 
@@ -74,9 +76,9 @@ def lex(text):
             continue
         v = m.group(kind)
         if kind == 'id':
-            if v in ('fn', 'extern', 'inf'):
+            if v in ('fn', 'extern', 'inf', 'where'):
                 kind = v
-        elif kind == 'arrow' or kind == 'p':
+        elif kind in ('arrow', 'le', 'p'):
             kind = v
         toks.append((kind, v, i))
         i = m.end()
@@ -90,18 +92,23 @@ def lex(text):
 #   ('var', name)  ('num', text)  ('opval', op)  ('tuple', [e])
 #   ('call', f, [args])  ('bin', op, a, b)  ('neg', a)
 #   ('fn', params, result_type, stmts, final)   params: [(name, type|None)]
+#   ('dimsv', [d])   a dims value `[2, n / 2]` (spec 5b)
 # Statements: ('let', pattern, expr)  ('ann', name, type, expr)
 # Patterns: ('pname', name)  ('pwild',)  ('ptuple', [p])
 # Types: ('tensor', elem, shape)  ('tuple', [t])  ('fun', [t], t)  ('tvar', name)
+#        a dims type `dims [a, b]` is ('tensor', 'dims', shape): a list of
+#        sizes, matched and built like a shape (its values are DimsV)
+# Where clauses (of an extern): [(op, d1, d2)], op '=' or '<='
 # Shapes: list of atoms ('dims', [d])  ('svar', name)  ('sbc', [shape])
 # Dims: ('int', k)  ('dvar', name)  ('rag',)  ('q',)  ('op', op, a, b)  ('dbc', [d])
 
 class Item(object):
-    __slots__ = ('kind', 'name', 'node', 'start', 'end', 'line')
+    __slots__ = ('kind', 'name', 'node', 'start', 'end', 'line', 'where')
 
-    def __init__(self, kind, name, node, start, end, line):
+    def __init__(self, kind, name, node, start, end, line, where=None):
         self.kind, self.name, self.node = kind, name, node
         self.start, self.end, self.line = start, end, line
+        self.where = where or []
 
 
 class Program(object):
@@ -145,11 +152,14 @@ class Parser(object):
         items = []
         while self.kind() != 'eof':
             start = self.peek()[2]
+            where = None
             if self.kind() == 'extern':
                 self.next()
                 name = self.expect('id')[1]
                 self.expect(':')
                 ty = self.type_()
+                if self.accept('where'):
+                    where = self.where_clauses()
                 item = ('extern', name, ty)
             elif self.kind() == 'fn':
                 node = self.lambda_()
@@ -164,8 +174,21 @@ class Parser(object):
                 if last != '}' and self.kind() != 'eof':
                     raise AxonSyntaxError("expected ';' after a top-level item at offset %d" % self.peek()[2])
             items.append(Item(item[0], item[1], item[2], start, end,
-                              text.count('\n', 0, start) + 1))
+                              text.count('\n', 0, start) + 1, where))
         return items
+
+    def where_clauses(self):
+        """`d1 = d2, d1 <= d2, ...` (spec 5b) -> [(op, d1, d2)]."""
+        out = []
+        while True:
+            a = self.dim()
+            if self.kind() not in ('=', '<='):
+                t = self.peek()
+                raise AxonSyntaxError("expected '=' or '<=' in a where clause at offset %d" % t[2])
+            op = self.next()[0]
+            out.append((op, a, self.dim()))
+            if not self.accept(','):
+                return out
 
     # -- expressions
     def expr(self):
@@ -214,6 +237,16 @@ class Parser(object):
             return ('num', self.next()[1])
         if k == 'fn':
             return self.lambda_()
+        if k == '[':
+            # spec 5b: a dims value, a list of dimension expressions
+            self.next()
+            dims = []
+            if self.kind() != ']':
+                dims.append(self.dim())
+                while self.accept(','):
+                    dims.append(self.dim())
+            self.expect(']')
+            return ('dimsv', dims)
         if k == '(':
             self.next()
             items = [self.expr()]
@@ -311,6 +344,9 @@ class Parser(object):
                 return items[0]
             return ('tuple', items)
         name = self.expect('id')[1]
+        if name == 'dims':
+            # spec 5b: `dims [a, b]`; `dims` alone is `dims []`
+            return ('tensor', 'dims', self.shape() if self.shape_starts() else [])
         if self.shape_starts():
             return ('tensor', name, self.shape())
         if name in ELEM_TYPES:
@@ -318,8 +354,7 @@ class Parser(object):
         return ('tvar', name)
 
     def shape_starts(self):
-        k, v = self.kind(), self.peek()[1]
-        return k == '[' or (k == 'id' and v != 'where')
+        return self.kind() in ('[', 'id')
 
     def shape(self):
         atoms = [self.satom()]
@@ -441,7 +476,7 @@ def parse_signature(line):
     p = Parser(rest)
     ty = p.type_()
     where = ''
-    if p.kind() == 'id' and p.peek()[1] == 'where':
+    if p.kind() == 'where':
         where = rest[p.peek()[2] + 5:].strip()
     elif p.kind() != 'eof':
         raise AxonSyntaxError('junk after the signature: %r' % rest[p.peek()[2]:])
@@ -665,6 +700,19 @@ class Tens(object):
         return 'T' + fmt_shape(self.s)
 
 
+class DimsV(object):
+    """A dims value (spec 5b): a list of sizes, `[2, n / 2]`.  Not a
+    tensor; as an input or output of a function it is a shape of that rank
+    whose sizes are the values."""
+    __slots__ = ('s',)
+
+    def __init__(self, s):
+        self.s = s
+
+    def __repr__(self):
+        return 'D' + fmt_shape(self.s)
+
+
 class Tup(object):
     __slots__ = ('items',)
 
@@ -690,10 +738,10 @@ class Builtin(object):
 
 
 class ExternFn(object):
-    __slots__ = ('name', 'ty')
+    __slots__ = ('name', 'ty', 'where')
 
-    def __init__(self, name, ty):
-        self.name, self.ty = name, ty
+    def __init__(self, name, ty, where=()):
+        self.name, self.ty, self.where = name, ty, where
 
 
 class Contract(object):
@@ -927,7 +975,8 @@ def shapes_equal(ctx, s1, s2, what):
 
 
 def values_equal(ctx, v1, v2, what):
-    if isinstance(v1, Tens) and isinstance(v2, Tens):
+    if (isinstance(v1, Tens) and isinstance(v2, Tens)) or \
+            (isinstance(v1, DimsV) and isinstance(v2, DimsV)):
         shapes_equal(ctx, v1.s, v2.s, what)
     elif isinstance(v1, Tup) and isinstance(v2, Tup):
         if len(v1.items) != len(v2.items):
@@ -981,7 +1030,9 @@ class Solver(object):
                                  ('val', value) leaves) equals a value
       ('shape', items, target)   an annotation shape against a shape
       ('bc', a, b, r)            broadcast(a, b) = r (values)
-      ('size', v)                0 <= v <= INT64_MAX (a value)"""
+      ('size', v)                0 <= v <= INT64_MAX (a value)
+      ('deq', d1, d2)            an extern's where clause d1 = d2 (ASTs)
+      ('le', d1, d2)             an extern's where clause d1 <= d2 (ASTs)"""
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -1195,6 +1246,10 @@ class Solver(object):
             r = self.process_shape(c)
         elif k == 'bc':
             r = self.process_bc(c)
+        elif k == 'deq':
+            r = self.process_deq(c)
+        elif k == 'le':
+            r = self.process_le(c)
         else:
             r = self.process_size(c)
         if r is not None and r is not c and r == c:
@@ -1290,6 +1345,39 @@ class Solver(object):
                 break
         n = ('bc', a, b, r)
         return c if n == c else n
+
+    def process_deq(self, c):
+        """d1 = d2: an annotation dimension against the value of the other
+        side once one side has one."""
+        _, d1, d2 = c
+        for a, b in ((d1, d2), (d2, d1)):
+            try:
+                v = self.eval_dim(b)
+            except NotBound:
+                continue
+            return ('dim', a, v)
+        return ('dim', ('op', '-', d1, d2), 0)
+
+    def process_le(self, c):
+        """d1 <= d2, decided once both sides have values (with an
+        existential left: 0 <= d2 - d1, a size constraint)."""
+        _, d1, d2 = c
+        try:
+            a, b = self.eval_dim(d1), self.eval_dim(d2)
+        except NotBound:
+            return c
+        if a is RAG or b is RAG:
+            return None
+        diff = mk_dim(padd(to_poly(b), to_poly(a), -1))
+        nn = is_nonneg(diff)
+        if nn is True:
+            return None
+        if nn is False:
+            raise Reject('a where clause fails (%s <= %s)' % (fmt_dim(a), fmt_dim(b)))
+        if has_v(diff):
+            return ('size', diff)
+        self.mark_undec('a where clause needs a run-time size')
+        return None
 
     def process_size(self, c):
         """0 <= v <= INT64_MAX for a size computed from an existential."""
@@ -1581,6 +1669,10 @@ class Solver(object):
             return [('d', v) for v in sorted(fv)]
         if k == 'size':
             return [('d', v) for v in sorted(evars(self.resolve(c[1])))]
+        if k in ('le', 'deq'):
+            fv = self.dim_free(c[1], set())
+            self.dim_free(c[2], fv)
+            return [('d', v) for v in sorted(fv)]
         out = []
         for it in c[1]:
             if it[0] == 's':
@@ -1618,6 +1710,8 @@ class Solver(object):
             return list(c[2]) + [it[1] for it in c[1] if it[0] == 'c']
         if k == 'bc':
             return list(c[1:4])
+        if k in ('le', 'deq'):
+            return []
         return [c[1]]
 
     def candidates(self):
@@ -1649,6 +1743,8 @@ class Solver(object):
             # with p = 6 needs d = 7 + l
             if c[0] == 'dim':
                 total += self.const_weight(c[1])
+            elif c[0] in ('le', 'deq'):
+                total += self.const_weight(c[1]) + self.const_weight(c[2])
             elif c[0] == 'shape':
                 total += sum(self.const_weight(it[1]) for it in c[1] if it[0] == 'd')
             bound = max(bound, total + 2)
@@ -2047,7 +2143,10 @@ def match_type(solver, ty, v):
     has type ty.  Returns v (or a checked wrapper of a function)."""
     k = ty[0]
     if k == 'tensor':
-        if not isinstance(v, Tens):
+        if ty[1] == 'dims':
+            if not isinstance(v, DimsV):
+                raise Reject('a dims value was expected')
+        elif not isinstance(v, Tens):
             raise Reject('a tensor was expected')
         solver.add_shape(ty[2], v.s)
         solver.propagate()
@@ -2096,6 +2195,8 @@ def build_type(solver, ty, fresh):
                 dims.extend(r)
         for x in dims:
             solver.ctx.check_size(x, 'a size of the result')
+        if ty[1] == 'dims':
+            return DimsV(tuple(dims))
         return Tens(tuple(dims))
     if k == 'tuple':
         return Tup([build_type(solver, t, fresh) for t in ty[1]])
@@ -2181,7 +2282,11 @@ for _n in BROADCASTING:
 BUILTINS.update({'max': 2, 'min': 2, 'matmul': 2, 'transpose': 1, 'conv': 2,
                  'concat': 2, 'reverse': 1, 'map': 2, 'reduce': 3, 'loop': 3,
                  'select': 3, 'softmax': 1, 'log_softmax': 1, 'layernorm': 3,
-                 'gather': 2, 'map2': 3})
+                 'gather': 2, 'map2': 3,
+                 # spec 5b: the operators with dims arguments
+                 'conv1d': 4, 'conv2d': 4, 'conv2d_grouped': 6,
+                 'maxpool2d': 4, 'avgpool2d': 4, 'maxpool1d': 4, 'avgpool1d': 4,
+                 'upsample2d': 2, 'pad2d': 2, 'size': 1, 'topk': 2})
 OPVALS = {'+': Builtin('+', 2), '-': Builtin('-', 2), '*': Builtin('*', 2), '/': Builtin('/', 2)}
 
 
@@ -2208,7 +2313,7 @@ class Interp(object):
         for prev in self.prog.items[:idx]:
             env.vars[prev.name] = _Lazy(self, prev.name)
         if it.kind == 'extern':
-            v = ExternFn(it.name, it.node)
+            v = ExternFn(it.name, it.node, it.where)
         elif it.node[0] == 'fn':
             v = Clo(it.node, env, None, it.name)
         else:
@@ -2245,7 +2350,36 @@ class Interp(object):
             return Clo(e, env, solver)
         if k == 'opval':
             return OPVALS[e[1]]
+        if k == 'dimsv':
+            vals = tuple(self.dims_value(d, solver) for d in e[1])
+            for v in vals:
+                self.ctx.check_size(v, 'a size of a dims value')
+            return DimsV(vals)
         raise Reject('bad expression %r' % (k,))
+
+    def dims_value(self, d, scope):
+        """A size of a dims value: its names are the annotation names of
+        the item (scope); one not bound yet is the store's variable itself
+        (an existential until something binds it)."""
+        k = d[0]
+        if k == 'int':
+            return d[1]
+        if k == 'dvar':
+            v = scope.dim(d[1])
+            if v is None:
+                return evar_value(scope.prefix + d[1])
+            return self.ctx.resolve(v)
+        if k == 'q':
+            return self.ctx.fresh_dyn()
+        if k == 'rag':
+            return RAG
+        if k == 'op':
+            return darith(self.ctx, d[1], self.dims_value(d[2], scope), self.dims_value(d[3], scope))
+        vals = [self.dims_value(x, scope) for x in d[1]]
+        r = vals[0]
+        for v in vals[1:]:
+            r = bcast_dim(self.ctx, r, v)
+        return r
 
     def apply(self, f, args):
         self.ctx.depth += 1
@@ -2328,6 +2462,10 @@ class Interp(object):
             else:
                 type_vars(t, pd, ps, pt_)
                 match_type(s, t, a)
+        # spec 5b: the where clauses are constraints of every call
+        for op, d1, d2 in f.where:
+            self.ctx.store.pending.append(('deq' if op == '=' else 'le', s.qual_dim(d1), s.qual_dim(d2)))
+        s.propagate()
         fresh = {}
         for t, a in funs:
             if not is_fun(a):
@@ -2544,9 +2682,124 @@ class Interp(object):
             raise Reject("map2's function must give a tensor")
         return Tens((x.s[0],) + q.s)
 
+    # -- spec section 5b: the operators with dims arguments.  Output sizes
+    # are floor divisions; where the spec is silent: the window must fit
+    # the padded input, every stride is >= 1, a dims argument's sizes are
+    # >= 0 (as every dims value's), conv2d_grouped's kernel sizes are >= 1,
+    # topk's k <= n; every size computed (the partial sums too) fits int64.
+    def tensor_arg(self, v, rank, what):
+        if not isinstance(v, Tens):
+            raise Reject('%s: a tensor was expected' % what)
+        if len(v.s) != rank:
+            raise Reject('%s: rank %d, expected %d' % (what, len(v.s), rank))
+        return v.s
+
+    def dims_arg(self, v, rank, what):
+        if not isinstance(v, DimsV):
+            raise Reject('%s: a dims value was expected' % what)
+        if len(v.s) != rank:
+            raise Reject('%s: dims of rank %d, expected %d' % (what, len(v.s), rank))
+        for x in v.s:
+            self.ctx.check_size(x, what)
+        return [self.ctx.resolve(x) for x in v.s]
+
+    def size_op(self, op, a, b, what):
+        r = darith(self.ctx, op, a, b)
+        self.ctx.check_size(r, what)
+        return r
+
+    def window(self, n, p, span, s, what):
+        """(n + 2 * p - span) / s + 1, with span <= n + 2 * p and s >= 1."""
+        padded = self.size_op('+', n, self.size_op('*', 2, p, what), what)
+        room = darith(self.ctx, '-', padded, span)
+        self.ctx.check_size(room, '%s: the window is larger than the padded input' % what)
+        self.ctx.check_size(darith(self.ctx, '-', s, 1), '%s: a stride below 1' % what)
+        return self.size_op('+', darith(self.ctx, '/', room, s), 1, what)
+
+    def b_conv1d(self, x, w, s, p):
+        b, c, l = self.tensor_arg(x, 3, 'conv1d input')
+        k, c2, r = self.tensor_arg(w, 3, 'conv1d weights')
+        st, = self.dims_arg(s, 1, 'conv1d stride')
+        pd, = self.dims_arg(p, 1, 'conv1d padding')
+        eq_check(self.ctx, c, c2, 'conv1d channels')
+        return Tens((b, k, self.window(l, pd, r, st, 'conv1d')))
+
+    def b_conv2d(self, x, w, s, p):
+        b, c, h, wd = self.tensor_arg(x, 4, 'conv2d input')
+        k, c2, r, q = self.tensor_arg(w, 4, 'conv2d weights')
+        s1, s2 = self.dims_arg(s, 2, 'conv2d strides')
+        p1, p2 = self.dims_arg(p, 2, 'conv2d padding')
+        eq_check(self.ctx, c, c2, 'conv2d channels')
+        return Tens((b, k, self.window(h, p1, r, s1, 'conv2d height'),
+                     self.window(wd, p2, q, s2, 'conv2d width')))
+
+    def b_conv2d_grouped(self, x, w, s, p, d, g):
+        b, ch, h, wd = self.tensor_arg(x, 4, 'conv2d_grouped input')
+        f, c, r, q = self.tensor_arg(w, 4, 'conv2d_grouped weights')
+        s1, s2 = self.dims_arg(s, 2, 'conv2d_grouped strides')
+        p1, p2 = self.dims_arg(p, 2, 'conv2d_grouped padding')
+        d1, d2 = self.dims_arg(d, 2, 'conv2d_grouped dilation')
+        grp, = self.dims_arg(g, 1, 'conv2d_grouped groups')
+        # input channels g * c (c: the weights' channels); filters g * k
+        eq_check(self.ctx, self.size_op('*', grp, c, 'conv2d_grouped channels'), ch,
+                 'conv2d_grouped input channels (groups * weight channels)')
+        if dim_eq(self.ctx.resolve(grp), 0) is True:
+            eq_check(self.ctx, f, 0, 'conv2d_grouped filters (0 groups)')
+        else:
+            kk = darith(self.ctx, '/', f, grp)
+            eq_check(self.ctx, darith(self.ctx, '*', grp, kk), f,
+                     'conv2d_grouped filters (a multiple of the groups)')
+        outs = []
+        for n, pp, kern, dil, st, what in ((h, p1, r, d1, s1, 'conv2d_grouped height'),
+                                            (wd, p2, q, d2, s2, 'conv2d_grouped width')):
+            self.ctx.check_size(darith(self.ctx, '-', kern, 1), '%s: a kernel size below 1' % what)
+            span = self.size_op('+', self.size_op('*', dil, darith(self.ctx, '-', kern, 1), what), 1, what)
+            outs.append(self.window(n, pp, span, st, what))
+        return Tens((b, f) + tuple(outs))
+
+    def b_pool2d(self, x, win, s, p):
+        b, c, h, wd = self.tensor_arg(x, 4, 'pool2d input')
+        r, q = self.dims_arg(win, 2, 'pool2d window')
+        s1, s2 = self.dims_arg(s, 2, 'pool2d strides')
+        p1, p2 = self.dims_arg(p, 2, 'pool2d padding')
+        return Tens((b, c, self.window(h, p1, r, s1, 'pool2d height'),
+                     self.window(wd, p2, q, s2, 'pool2d width')))
+
+    def b_pool1d(self, x, win, s, p):
+        b, c, l = self.tensor_arg(x, 3, 'pool1d input')
+        r, = self.dims_arg(win, 1, 'pool1d window')
+        st, = self.dims_arg(s, 1, 'pool1d stride')
+        pd, = self.dims_arg(p, 1, 'pool1d padding')
+        return Tens((b, c, self.window(l, pd, r, st, 'pool1d')))
+
+    def b_upsample2d(self, x, fac):
+        b, c, h, wd = self.tensor_arg(x, 4, 'upsample2d input')
+        f1, f2 = self.dims_arg(fac, 2, 'upsample2d factors')
+        return Tens((b, c, self.size_op('*', f1, h, 'upsample2d height'),
+                     self.size_op('*', f2, wd, 'upsample2d width')))
+
+    def b_pad2d(self, x, pads):
+        b, c, h, wd = self.tensor_arg(x, 4, 'pad2d input')
+        p1, p2, p3, p4 = self.dims_arg(pads, 4, 'pad2d padding')
+        return Tens((b, c, self.size_op('+', self.size_op('+', h, p1, 'pad2d height'), p2, 'pad2d height'),
+                     self.size_op('+', self.size_op('+', wd, p3, 'pad2d width'), p4, 'pad2d width')))
+
+    def b_size(self, d):
+        self.dims_arg(d, 1, 'size')
+        return Tens(())
+
+    def b_topk(self, x, k):
+        if not isinstance(x, Tens) or len(x.s) < 1:
+            raise Reject('topk needs a tensor of rank >= 1')
+        kk, = self.dims_arg(k, 1, 'topk k')
+        self.ctx.check_size(darith(self.ctx, '-', x.s[-1], kk), 'topk: k above the last axis')
+        s = x.s[:-1] + (kk,)
+        return Tup([Tens(s), Tens(s)])
+
 
 BNAMES = {'+': 'arith', '-': 'arith', '*': 'arith', '/': 'arith', 'min': 'max',
-          'log_softmax': 'softmax'}
+          'log_softmax': 'softmax', 'maxpool2d': 'pool2d', 'avgpool2d': 'pool2d',
+          'maxpool1d': 'pool1d', 'avgpool1d': 'pool1d'}
 for _n in UNARY:
     BNAMES[_n] = 'unary'
 for _n in BROADCASTING:
@@ -2557,6 +2810,8 @@ def copy_value(v):
     """The same shapes as new tensors (a result is not its argument)."""
     if isinstance(v, Tens):
         return Tens(v.s)
+    if isinstance(v, DimsV):
+        return DimsV(v.s)
     if isinstance(v, Tup):
         return Tup([copy_value(x) for x in v.items])
     return v
@@ -2601,7 +2856,7 @@ class Outcome(object):
 
 
 def flatten(v, out):
-    if isinstance(v, Tens):
+    if isinstance(v, (Tens, DimsV)):
         out.append(v.s)
     elif isinstance(v, Tup):
         for x in v.items:
@@ -2612,7 +2867,7 @@ def flatten(v, out):
 
 
 def flatten_values(v, out):
-    if isinstance(v, Tens):
+    if isinstance(v, (Tens, DimsV)):
         out.append(v)
     elif isinstance(v, Tup):
         for x in v.items:
@@ -2620,11 +2875,27 @@ def flatten_values(v, out):
     return out
 
 
+class _DimsLeaf(str):
+    """A dims parameter in a structure: equal to 'T' (one input shape, as
+    run.py counts them), but built as a DimsV."""
+    __slots__ = ()
+
+
+DIMS = _DimsLeaf('T')
+
+
 def build_inputs(structure, flat):
-    """structure: per parameter 'T' (a tensor) or a list (a tuple)."""
+    """structure: per parameter 'T' (a tensor), DIMS (a dims value) or a
+    list (a tuple)."""
     pos = [0]
 
     def mk(st):
+        if isinstance(st, _DimsLeaf):
+            s = flat[pos[0]]
+            pos[0] += 1
+            if any(d is RAG for d in s):
+                raise Reject('a dims input has a negative size')
+            return DimsV(s)
         if st == 'T':
             s = flat[pos[0]]
             pos[0] += 1
@@ -2640,7 +2911,7 @@ def structure_of_type(ty):
     if ty[0] == 'tuple':
         return [structure_of_type(t) for t in ty[1]]
     if ty[0] == 'tensor':
-        return 'T'
+        return DIMS if ty[1] == 'dims' else 'T'
     if ty[0] == 'fun':
         return 'F'
     return 'T'
@@ -2703,7 +2974,8 @@ def run_function(prog, name, flat, structure, budget=20000, max_rank=8):
         out_ids = set(id(t) for t in flatten_values(r, []))
         temps = []
         for n, v, env in record:
-            if n != '$final' and isinstance(v, Tens):
+            # a named dims value is planned like a tensor (its sizes)
+            if n != '$final' and isinstance(v, (Tens, DimsV)):
                 temps.append((n, v.s, id(v) in out_ids))
         # existential sizes in the results: a size the constraints fix is
         # that size, any other is undetermined
