@@ -1,0 +1,59 @@
+/* main.c - the depthwise-separable block of mobilenet_block.axon from C: a
+ * batch of 4 maps of 32 channels, 112 x 112, to 64 channels, with stride 1
+ * and then stride 2 (the stride is an input: dims [s1, s2] is an axon_shape
+ * of rank 2); then a stride of 0, which the block's where clause rejects. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mobilenet_block.h"
+#include "print_tensor.h"
+
+static const char *const names[mobilenet_block_sep_NUM_INPUTS] = { "x", "dw", "pw", "stride" };
+
+static int show(axon_shape in[mobilenet_block_sep_NUM_INPUTS])
+{
+    mobilenet_block_sep_plan plan;
+    axon_error err;
+    int status = mobilenet_block_sep_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("sep, stride %lld x %lld: inputs accepted\n", (long long)in[3].dims[0], (long long)in[3].dims[1]);
+    for (int i = 0; i < 3; i++)
+        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    int64_t total = plan.out_bytes[0];
+    for (int i = 0; i < mobilenet_block_sep_NUM_TEMPS; i++) {
+        print_tensor("temp", mobilenet_block_sep_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+        total += plan.tmp_bytes[i];
+    }
+    printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld f=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
+           (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e, (long long)plan.dims.f);
+    void *buf = malloc((size_t)total);
+    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
+    free(buf);
+    return 0;
+}
+
+int main(void)
+{
+    axon_shape in[mobilenet_block_sep_NUM_INPUTS] = {
+        { 4, { 4, 32, 112, 112 } },  /* x */
+        { 4, { 32, 1, 3, 3 } },      /* dw: one 3x3 filter per channel */
+        { 4, { 64, 32, 1, 1 } },     /* pw */
+        { 2, { 1, 1 } },             /* stride */
+    };
+    if (show(in) != 0)
+        return 1;
+    in[3].dims[0] = in[3].dims[1] = 2;
+    if (show(in) != 0)
+        return 1;
+
+    in[3].dims[0] = 0;
+    axon_shape out[mobilenet_block_sep_NUM_OUTPUTS];
+    axon_error err;
+    int status = mobilenet_block_sep_shape(in, out, &err);
+    printf("a stride of 0: %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_CONSTRAINT ? 0 : 1;
+}

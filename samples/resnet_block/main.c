@@ -1,0 +1,60 @@
+/* main.c - the ResNet basic block of resnet_block.axon from C: a batch of
+ * 8 feature maps of 64 channels, 56 x 56 (ResNet-18 after its stem), into
+ * 128 channels at 28 x 28; then an odd size (57: (57 - 1) / 2 + 1 = 29),
+ * and a projection whose channel count does not match. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "resnet_block.h"
+#include "print_tensor.h"
+
+static const char *const names[resnet_block_block_NUM_INPUTS] = { "x", "w1", "w2", "wp" };
+
+static int show(axon_shape in[resnet_block_block_NUM_INPUTS])
+{
+    resnet_block_block_plan plan;
+    axon_error err;
+    int status = resnet_block_block_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("block: inputs accepted\n");
+    for (int i = 0; i < resnet_block_block_NUM_INPUTS; i++)
+        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    int64_t total = plan.out_bytes[0];
+    for (int i = 0; i < resnet_block_block_NUM_TEMPS; i++) {
+        print_tensor("temp", resnet_block_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+        total += plan.tmp_bytes[i];
+    }
+    printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
+           (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e);
+    void *buf = malloc((size_t)total);
+    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
+    free(buf);
+    return 0;
+}
+
+int main(void)
+{
+    axon_shape in[resnet_block_block_NUM_INPUTS] = {
+        { 4, { 8, 64, 56, 56 } },   /* x */
+        { 4, { 128, 64, 3, 3 } },   /* w1 */
+        { 4, { 128, 128, 3, 3 } },  /* w2 */
+        { 4, { 128, 64, 1, 1 } },   /* wp */
+    };
+    if (show(in) != 0)
+        return 1;
+    in[0].dims[2] = in[0].dims[3] = 57;
+    if (show(in) != 0)
+        return 1;
+
+    /* A projection to 256 channels where the convolutions give 128. */
+    in[3].dims[0] = 256;
+    axon_shape out[resnet_block_block_NUM_OUTPUTS];
+    axon_error err;
+    int status = resnet_block_block_shape(in, out, &err);
+    printf("a projection to 256 channels: %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_SIZE ? 0 : 1;
+}

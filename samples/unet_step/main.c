@@ -1,0 +1,47 @@
+/* main.c - the U-Net level of unet_step.axon from C: a batch of 2 images of
+ * 16 channels, 128 x 96, through a 32-channel bottleneck, back to 16
+ * channels concatenated with the input's 16; then an odd height, which the
+ * skip connection cannot take (the up path is one row short). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "unet_step.h"
+#include "print_tensor.h"
+
+static const char *const names[unet_step_unet_NUM_INPUTS] = { "x", "kd", "ku" };
+
+int main(void)
+{
+    axon_shape in[unet_step_unet_NUM_INPUTS] = {
+        { 4, { 2, 16, 128, 96 } },  /* x */
+        { 4, { 32, 16, 3, 3 } },    /* kd: down to 32 channels */
+        { 4, { 16, 32, 3, 3 } },    /* ku: back to 16 */
+    };
+    unet_step_unet_plan plan;
+    axon_error err;
+    int status = unet_step_unet_prepare(in, &plan, &err);
+    if (status != AXON_OK) {
+        printf("unexpected %s: %s\n", axon_status_name(status), err.message);
+        return 1;
+    }
+    printf("unet: inputs accepted\n");
+    for (int i = 0; i < unet_step_unet_NUM_INPUTS; i++)
+        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    int64_t total = plan.out_bytes[0];
+    for (int i = 0; i < unet_step_unet_NUM_TEMPS; i++) {
+        print_tensor("temp", unet_step_unet_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+        total += plan.tmp_bytes[i];
+    }
+    printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
+           (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e);
+    void *buf = malloc((size_t)total);
+    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
+    free(buf);
+
+    in[0].dims[2] = 127;
+    axon_shape out[unet_step_unet_NUM_OUTPUTS];
+    status = unet_step_unet_shape(in, out, &err);
+    printf("an odd height (127): %s\n  %s\n", axon_status_name(status), err.message);
+    return status == AXON_ERR_CONSTRAINT ? 0 : 1;
+}
