@@ -395,6 +395,20 @@ class Parser(object):
             a = ('op', op, a, self.dprim())
         return a
 
+    def prefix_form(self):
+        """After `(`: the paper's prefix form `(+ a b)`, not an infix
+        expression with a leading minus `(-g * m + d)` (as signatures
+        print)?  An operand must follow the first one."""
+        save = self.i
+        try:
+            self.next()
+            self.dprim()
+            return self.kind() in ('int', 'id', '(', '?')
+        except AxonSyntaxError:
+            return True
+        finally:
+            self.i = save
+
     def dprim(self):
         k = self.kind()
         if k == '-':
@@ -421,7 +435,8 @@ class Parser(object):
             return ('dvar', name)
         if k == '(':
             self.next()
-            if self.kind() in ('+', '-', '*', '/') and self.kind(1) not in (')', ',', '+', '-', '/'):
+            if self.kind() in ('+', '-', '*', '/') and self.kind(1) not in (')', ',', '+', '-', '/') \
+                    and self.prefix_form():
                 op = self.next()[0]
                 args = [self.dprim()]
                 while self.kind() != ')':
@@ -3095,6 +3110,38 @@ ex14 = fn (y, z) { v : f32 [3] = concat(e1(y), e1(z)); v };
 ex15 = fn (y, z) { max(nz(y), e1(z)) + y };
 ex16 = fn (y, x, z : f32 [3]) { max(pick(e1(y), x), z) };
 ex17 = fn (y, z) { max(pad1(e1(y)), z) };
+c1 = fn (x, w, s : dims [a], p : dims [b]) { conv1d(x, w, s, p) };
+c2 = fn (x, w, s : dims [a, b], p : dims [c, d]) { conv2d(x, w, s, p) };
+c2t = fn (x, w, s, p) { conv2d(x, w, s, p) };
+stem = fn (x : f32 [n, 3, h, w], k : f32 [64, 3, 7, 7]) { maxpool2d(relu(conv2d(x, k, [2, 2], [3, 3])), [3, 3], [2, 2], [1, 1]) };
+gc = fn (x, w, g : dims [g]) { conv2d_grouped(x, w, [1, 1], [1, 1], [2, 2], g) };
+dw = fn (x : f32 [n, c, h, w], k : f32 [c, 1, 3, 3]) { conv2d_grouped(x, k, [2, 2], [1, 1], [1, 1], [c]) };
+p1 = fn (x, r : dims [r], s : dims [s], p : dims [p]) { maxpool1d(x, r, s, p) };
+kws = fn (x : f32 [b, 40, t], k : f32 [64, 40, 5]) { avgpool1d(relu(conv1d(x, k, [1], [2])), [2], [2], [0]) };
+gap = fn (x : f32 [b, c, h, w]) { avgpool2d(x, [h, w], [1, 1], [0, 0]) };
+p2 = fn (x, r : dims [r, q], s : dims [s, t]) { maxpool2d(x, r, s, [1, 0]) };
+up = fn (x : f32 [b, c, h, w], y : f32 [n, 4]) { upsample2d(x, [2, n]) };
+pd = fn (x) { upsample2d(pad2d(x, [0, 1, 0, 1]), [2, 2]) };
+sz = fn (x : f32 [n]) { x / size([n]) };
+szbad = fn (x) { x / size([1, 2]) };
+tk = fn (x, k : dims [k]) { topk(x, k) };
+tk2 = fn (x : f32 [b, 10]) { topk(x, [3]) };
+dv = fn (x : f32 [n, 4]) { [2, n / 2], [] };
+dneg = fn (x : f32 [n]) { y = [n - 5]; x };
+dp = fn (s : dims [k], x : f32 [k]) { s };
+dnt = fn (x) { x + [2] };
+dnt2 = fn (s : dims [a]) { exp(s) };
+dlam = fn (x : f32 [b, c, h, w]) { f = fn (s : dims [a, a]) { upsample2d(x, s) }; f([h, h]) };
+late = fn (x) { y = [n, 2]; v : f32 [n] = x; y };
+extern halves : (t [n]) -> (t [m], t [m]) where 2 * m = n, m <= 4;
+extern crop : (t [n], dims [k]) -> t [k] where k <= n;
+extern grow : (t [n]) -> t [k] where n <= k;
+extern sumx : (t [n], t [m]) -> t [k] where k = n + m;
+hv = fn (x) { halves(x) };
+cr = fn (x, k : dims [j]) { crop(x, k) };
+gr = fn (x, y : f32 [3]) { max(grow(x), y) };
+gr2 = fn (x) { grow(x) };
+sx = fn (x, y) { sumx(x, y) };
 """
 
 SELFTEST_CASES = [
@@ -3167,6 +3214,62 @@ SELFTEST_CASES = [
     # concrete arguments (0 * m = k forces k = 0, any m), an existential too
     ('ex16', ['[1]', '[2]', '[3]'], 'ACCEPT [3]'), ('ex16', ['[1]', '[0]', '[3]'], 'ACCEPT [3]'),
     ('ex17', ['[1]', '[5]'], 'ACCEPT [5]'), ('ex17', ['[1]', '[1]'], 'REJECT'),
+    # spec section 5b: dims values and the operators that take them; a dims
+    # parameter is given as a shape whose sizes are the values
+    ('c1', ['[2, 3, 10]', '[4, 3, 3]', '[2]', '[1]'], 'ACCEPT [2, 4, 5]'),
+    ('c1', ['[2, 3, 10]', '[4, 2, 3]', '[2]', '[1]'], 'REJECT'),
+    ('c1', ['[2, 3, 10]', '[4, 3, 3]', '[0]', '[1]'], 'REJECT'),
+    ('c1', ['[2, 3, 2]', '[4, 3, 5]', '[1]', '[1]'], 'REJECT'),
+    ('c1', ['[2, 3, 2]', '[4, 3, 4]', '[1]', '[1]'], 'ACCEPT [2, 4, 1]'),
+    ('c1', ['[2, 3, 10]', '[4, 3, 3]', '[1, 1]', '[1]'], 'REJECT'),
+    ('c1', ['[2, 3, 10]', '[4, 3, 3]', '[1]', '[-1]'], 'REJECT'),
+    ('c1', ['[2, 3, 10]', '[4, 3, 3]', '[1]', '[4611686018427387904]'], 'REJECT'),
+    ('c2', ['[1, 3, 224, 224]', '[64, 3, 7, 7]', '[2, 2]', '[3, 3]'], 'ACCEPT [1, 64, 112, 112]'),
+    ('c2', ['[1, 3, 8, 8]', '[2, 3, 3, 3]', '[1, 0]', '[0, 0]'], 'REJECT'),
+    ('c2', ['[1, 3, 2, 2]', '[1, 3, 5, 5]', '[1, 1]', '[1, 1]'], 'REJECT'),
+    ('c2', ['[1, 3, 2, 2]', '[1, 3, 5, 4]', '[1, 1]', '[2, 1]'], 'ACCEPT [1, 1, 2, 1]'),
+    ('c2', ['[1, 3, 8, 8]', '[2, 3, 3]', '[1, 1]', '[0, 0]'], 'REJECT'),
+    ('c2t', ['[1, 3, 8, 8]', '[2, 3, 3, 3]', '[1, 1]', '[0, 0]'], 'REJECT'),
+    ('stem', ['[1, 3, 224, 224]', '[64, 3, 7, 7]'], 'ACCEPT [1, 64, 56, 56]'),
+    ('stem', ['[2, 3, 1, 1]', '[64, 3, 7, 7]'], 'ACCEPT [2, 64, 1, 1]'),
+    ('stem', ['[2, 3, 0, 1]', '[64, 3, 7, 7]'], 'REJECT'),
+    ('gc', ['[1, 8, 5, 5]', '[16, 2, 3, 3]', '[4]'], 'ACCEPT [1, 16, 3, 3]'),
+    ('gc', ['[1, 8, 5, 5]', '[16, 2, 3, 3]', '[3]'], 'REJECT'),
+    ('gc', ['[1, 8, 5, 5]', '[10, 2, 3, 3]', '[4]'], 'REJECT'),
+    ('gc', ['[1, 8, 5, 5]', '[16, 2, 0, 3]', '[4]'], 'REJECT'),
+    ('gc', ['[1, 8, 2, 2]', '[16, 2, 3, 3]', '[4]'], 'REJECT'),
+    ('gc', ['[1, 8, 3, 3]', '[16, 2, 3, 3]', '[4]'], 'ACCEPT [1, 16, 1, 1]'),
+    ('dw', ['[1, 32, 5, 5]', '[32, 1, 3, 3]'], 'ACCEPT [1, 32, 3, 3]'),
+    ('dw', ['[1, 32, 5, 5]', '[16, 1, 3, 3]'], 'REJECT'),
+    ('p1', ['[2, 3, 9]', '[2]', '[2]', '[0]'], 'ACCEPT [2, 3, 4]'),
+    ('p1', ['[2, 3, 9]', '[2]', '[0]', '[0]'], 'REJECT'),
+    ('p1', ['[2, 3, 9]', '[10]', '[1]', '[0]'], 'REJECT'),
+    ('p1', ['[2, 3, 9]', '[10]', '[1]', '[1]'], 'ACCEPT [2, 3, 2]'),
+    ('kws', ['[1, 40, 9]', '[64, 40, 5]'], 'ACCEPT [1, 64, 4]'),
+    ('kws', ['[1, 40, 0]', '[64, 40, 5]'], 'REJECT'),
+    ('gap', ['[2, 3, 5, 6]'], 'ACCEPT [2, 3, 1, 1]'), ('gap', ['[2, 3, 0, 0]'], 'ACCEPT [2, 3, 1, 1]'),
+    ('p2', ['[1, 1, 4, 4]', '[3, 3]', '[2, 1]'], 'ACCEPT [1, 1, 2, 2]'),
+    ('p2', ['[1, 1, 4, 4]', '[3, 5]', '[2, 1]'], 'REJECT'),
+    ('up', ['[1, 2, 3, 4]', '[5, 4]'], 'ACCEPT [1, 2, 6, 20]'),
+    ('up', ['[1, 2, 3, 4611686018427387904]', '[5, 4]'], 'REJECT'),
+    ('up', ['[1, 2, 3, 4]', '[5, 3]'], 'REJECT'),
+    ('pd', ['[1, 2, 3, 3]'], 'ACCEPT [1, 2, 8, 8]'), ('pd', ['[2, 3, 3]'], 'REJECT'),
+    ('sz', ['[4]'], 'ACCEPT [4]'), ('szbad', ['[4]'], 'REJECT'),
+    ('tk', ['[3, 10]', '[4]'], 'ACCEPT [3, 4] [3, 4]'), ('tk', ['[3, 10]', '[11]'], 'REJECT'),
+    ('tk', ['[10]', '[10]'], 'ACCEPT [10] [10]'), ('tk', ['[]', '[0]'], 'REJECT'),
+    ('tk2', ['[2, 10]'], 'ACCEPT [2, 3] [2, 3]'), ('tk2', ['[2, 2]'], 'REJECT'),
+    ('dv', ['[6, 4]'], 'ACCEPT [2, 3] []'), ('dv', ['[7, 4]'], 'ACCEPT [2, 3] []'),
+    ('dneg', ['[3]'], 'REJECT'), ('dneg', ['[7]'], 'ACCEPT [7] | y=[2]'),
+    ('dp', ['[3]', '[3]'], 'ACCEPT [3]'), ('dp', ['[3]', '[4]'], 'REJECT'), ('dp', ['[2, 3]', '[3]'], 'REJECT'),
+    ('dnt', ['[2]'], 'REJECT'), ('dnt2', ['[2]'], 'REJECT'),
+    ('dlam', ['[1, 1, 2, 3]'], 'ACCEPT [1, 1, 4, 6]'),
+    ('late', ['[3]'], 'ACCEPT [3, 2] | y=[3, 2] v=[3]'),
+    # an extern's where clauses constrain every call
+    ('hv', ['[8]'], 'ACCEPT [4] [4]'), ('hv', ['[10]'], 'REJECT'), ('hv', ['[7]'], 'REJECT'),
+    ('cr', ['[5]', '[3]'], 'ACCEPT [3]'), ('cr', ['[5]', '[6]'], 'REJECT'),
+    ('gr', ['[2]', '[3]'], 'ACCEPT [3]'), ('gr', ['[4]', '[3]'], 'REJECT'),
+    ('gr2', ['[2]'], 'ACCEPT [?]'),
+    ('sx', ['[2]', '[3]'], 'ACCEPT [5]'),
 ]
 
 
