@@ -207,13 +207,13 @@ primary
  * param := name [: type]
  * body := { stmt } exprlist [;] */
 fnexpr
-    : FN '(' ')' ret_opt '{' stmts exprlist_expr semi_opt '}'
-        { $$ = make_fn(P, NULL, $4, $6, $7, @$, @7); }
-    | FN '(' params ')' ret_opt '{' stmts exprlist_expr semi_opt '}'
-        { $$ = make_fn(P, $3, $5, $7, $8, @$, @8); }
-    | FN '(' ')' ret_opt '{' stmts error '}'
+    : FN '(' ')' ret_opt where_opt '{' stmts exprlist_expr semi_opt '}'
+        { $$ = make_fn(P, NULL, $4, $7, $8, @$, @8); if ($5) $$->u.lam->where = take(P, $5); }
+    | FN '(' params ')' ret_opt where_opt '{' stmts exprlist_expr semi_opt '}'
+        { $$ = make_fn(P, $3, $5, $8, $9, @$, @9); if ($6) $$->u.lam->where = take(P, $6); }
+    | FN '(' ')' ret_opt where_opt '{' stmts error '}'
         { $$ = ast_expr(A, EX_NAME, @$); $$->name = "_"; yyerrok; }
-    | FN '(' params ')' ret_opt '{' stmts error '}'
+    | FN '(' params ')' ret_opt where_opt '{' stmts error '}'
         { $$ = ast_expr(A, EX_NAME, @$); $$->name = "_"; yyerrok; }
     ;
 ret_opt

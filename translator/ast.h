@@ -115,6 +115,7 @@ typedef struct FnExpr {
     PtrVec stmts;          /* Stmt* */
     Expr *body;            /* the final expression */
     Loc body_loc;
+    PtrVec where;          /* WhereClause*: fn (...) where n <= 512 { ... } */
 } FnExpr;
 
 typedef enum {

@@ -369,6 +369,40 @@ static void check_params(Inf *in, FnExpr *f)
     }
 }
 
+static const char *loc_text(Ctx *c, Loc l)
+{
+    return ar_strndup(c->arena, l.src->text + l.start, l.end - l.start);
+}
+
+/* A clause of a declaration's or a function's `where` (spec section 5b):
+ * l = r is an equation between sizes, l <= r a `>= 0` on r - l; both
+ * become constraints of the scheme, checked (or solved) at every use. */
+static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w)
+{
+    Origin *o = origin_new(c, w->loc, ar_printf(c->arena, "'%s'", ast_shown_name(who)), NULL, 0);
+    Dim *l = elab_dim_in(c, sc, w->l, OW_SIG, who);
+    Dim *r = elab_dim_in(c, sc, w->r, OW_SIG, who);
+    if (w->op == '=') {
+        Shape *ls = shape_new(c, 1, o), *rs = shape_new(c, 1, o);
+        ls->s[0].dim = l;
+        rs->s[0].dim = r;
+        unify_type(c, type_tensor(c, elem_prim(c, EL_DIMS, o), ls, o), type_tensor(c, elem_prim(c, EL_DIMS, o), rs, o), o);
+    } else {
+        Dim *d = dim_sub(c, r, l, o);
+        if (c->overflow) {
+            c->overflow = 0;
+            type_error(c, w->loc, "this clause is too large to compute (it overflows 64 bits or has too many terms)");
+        }
+        Constraint *k = cons_new(c, C_NONNEG, o);
+        k->l = d;
+        k->clause = loc_text(c, w->loc);
+        const char *lt = loc_text(c, w->l->loc);
+        int paren = strpbrk(lt, "+-") != NULL;
+        k->clause_diff = ar_printf(c->arena, "%s - %s%s%s", loc_text(c, w->r->loc), paren ? "(" : "", lt, paren ? ")" : "");
+        cons_add(c, k);
+    }
+}
+
 static Type *infer_fn(Inf *in, Expr *e)
 {
     Ctx *c = in->c;
@@ -384,6 +418,8 @@ static Type *infer_fn(Inf *in, Expr *e)
         if (strcmp(p->name, "_") != 0)
             bind_local(in, p->name, scheme_mono(c, p->type));
     }
+    for (int i = 0; i < f->where.n; i++)
+        where_clause(c, in->scope, in->current ? in->current->name : "this function", f->where.items[i]);
     for (int i = 0; i < f->stmts.n; i++) {
         Stmt *s = f->stmts.items[i];
         int gen = s->pat->kind == PAT_NAME && is_value(s->value);
@@ -620,40 +656,6 @@ static void require_result_fits(Ctx *c, Dim *d)
         require_fits(c, d, NULL);
 }
 
-static const char *loc_text(Ctx *c, Loc l)
-{
-    return ar_strndup(c->arena, l.src->text + l.start, l.end - l.start);
-}
-
-/* A clause of a declaration's `where` (spec section 5b): l = r is an
- * equation between sizes, l <= r a `>= 0` on r - l; both become
- * constraints of the scheme, checked (or solved) at every use. */
-static void where_clause(Ctx *c, Scope *sc, Item *it, WhereClause *w)
-{
-    Origin *o = origin_new(c, w->loc, ar_printf(c->arena, "'%s'", ast_shown_name(it->name)), NULL, 0);
-    Dim *l = elab_dim_in(c, sc, w->l, OW_SIG, it->name);
-    Dim *r = elab_dim_in(c, sc, w->r, OW_SIG, it->name);
-    if (w->op == '=') {
-        Shape *ls = shape_new(c, 1, o), *rs = shape_new(c, 1, o);
-        ls->s[0].dim = l;
-        rs->s[0].dim = r;
-        unify_type(c, type_tensor(c, elem_prim(c, EL_DIMS, o), ls, o), type_tensor(c, elem_prim(c, EL_DIMS, o), rs, o), o);
-    } else {
-        Dim *d = dim_sub(c, r, l, o);
-        if (c->overflow) {
-            c->overflow = 0;
-            type_error(c, w->loc, "this clause is too large to compute (it overflows 64 bits or has too many terms)");
-        }
-        Constraint *k = cons_new(c, C_NONNEG, o);
-        k->l = d;
-        k->clause = loc_text(c, w->loc);
-        const char *lt = loc_text(c, w->l->loc);
-        int paren = strpbrk(lt, "+-") != NULL;
-        k->clause_diff = ar_printf(c->arena, "%s - %s%s%s", loc_text(c, w->r->loc), paren ? "(" : "", lt, paren ? ")" : "");
-        cons_add(c, k);
-    }
-}
-
 static void infer_item(Inf *in, Item *it, Binding *b)
 {
     Ctx *c = in->c;
@@ -675,7 +677,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     if (it->kind == IT_EXTERN) {
         Type *t = elab_type(c, &sc, it->type, OW_SIG, it->name);
         for (int i = 0; i < it->where.n; i++)
-            where_clause(c, &sc, it, it->where.items[i]);
+            where_clause(c, &sc, it->name, it->where.items[i]);
         if (type_prune(t)->kind == TY_FUNC) {
             each_result_dim(c, type_prune(t)->u.fun.ret, 0, mark_produced);
             each_result_dim(c, type_prune(t)->u.fun.ret, 0, require_result_fits);
