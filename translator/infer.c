@@ -16,6 +16,7 @@
  */
 #include "infer.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "dim.h"
@@ -90,6 +91,72 @@ static int is_value(const Expr *e)
 
 /* ---- names -------------------------------------------------------------- */
 
+/* Edit distance (insertions, deletions, substitutions, swaps of two
+ * neighbours) between two short names, or limit + 1 once it exceeds limit. */
+static int name_distance(const char *a, const char *b, int limit)
+{
+    enum { MAXN = 48 };
+    int n = (int)strlen(a), m = (int)strlen(b);
+    if (n > MAXN || m > MAXN || abs(n - m) > limit)
+        return limit + 1;
+    int d[MAXN + 1][MAXN + 1];
+    for (int i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= n; i++) {
+        int best = limit + 1;
+        for (int j = 1; j <= m; j++) {
+            int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+            if (v < best)
+                best = v;
+        }
+        if (best > limit)
+            return limit + 1;
+    }
+    return d[n][m];
+}
+
+/* For "'bais' is not defined": the visible name nearest to it (locals,
+ * the items above and the built-ins), if one is near enough: a third of
+ * its letters (one edit for 3 to 5 letters; nothing for 1 or 2).  Ties go
+ * to the first in alphabetical order, so the message does not depend on
+ * table order. */
+static const char *nearest_name(Inf *in, const char *name)
+{
+    int limit = (int)strlen(name) / 3;          /* (none for one or two letters) */
+    if (limit < 1)
+        return NULL;
+    const char *best = NULL;
+    int bestd = limit + 1;
+    for (int i = in->stack.n - 1; i >= 0; i--) {
+        const Local *l = in->stack.items[i];
+        int d = name_distance(name, l->name, limit);
+        if (d < bestd || (d == bestd && best && strcmp(l->name, best) < 0)) {
+            best = l->name;
+            bestd = d;
+        }
+    }
+    for (size_t i = 0; i < in->globals.cap; i++) {
+        const SymEntry *e = &in->globals.e[i];
+        if (!e->key || !e->val || e->key[0] == '_')
+            continue;
+        int d = name_distance(name, e->key, limit);
+        if (d < bestd || (d == bestd && best && strcmp(e->key, best) < 0)) {
+            best = e->key;
+            bestd = d;
+        }
+    }
+    return bestd <= limit && best && strcmp(best, name) != 0 ? best : NULL;
+}
+
 static Type *use_name(Inf *in, const char *name, Loc loc)
 {
     Ctx *c = in->c;
@@ -114,6 +181,9 @@ static Type *use_name(Inf *in, const char *name, Loc loc)
                       name);
             abandon(c);
         }
+        const char *near = nearest_name(in, name);
+        if (near)
+            type_error(c, loc, "'%s' is not defined (did you mean '%s'?)", name, near);
         type_error(c, loc, "'%s' is not defined", name);
     }
     if (b->failed)
