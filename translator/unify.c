@@ -92,6 +92,25 @@ static const char *axis_text(Ctx *c, const Site *site)
                      : ar_printf(c->arena, "axis %d (from the end)", axis);
 }
 
+/* A size 1 against another where the rule does not broadcast: say so,
+ * since `+` would have stretched it (max and min; matmul's batch axes). */
+static void note_no_broadcast(Ctx *c, const Site *site)
+{
+    const char *rule = site->why ? site->why->rule : NULL;
+    if (!rule)
+        return;
+    if (strcmp(rule, "max") == 0 || strcmp(rule, "min") == 0) {
+        diag_note_plain(c->diag, "'%s' does not broadcast: its operands must have the same shape (%s does)", rule,
+                        rule[1] == 'a' ? "maximum" : "minimum");
+    } else if (strcmp(rule, "matmul") == 0 && site->axis != INT_MIN && site->act_shape) {
+        int known;
+        int rank = shape_rank(shape_norm(c, site->act_shape), &known);
+        int axis = site->axis < 0 ? site->axis + rank : site->axis;
+        if (known && axis >= 0 && axis < rank - 2)
+            diag_note_plain(c->diag, "'matmul' does not broadcast its batch axes: they must be equal");
+    }
+}
+
 void err_dims(Ctx *c, const Site *site, Dim *e, Dim *a, const char *why_text)
 {
     Namer nm;
@@ -111,6 +130,8 @@ void err_dims(Ctx *c, const Site *site, Dim *e, Dim *a, const char *why_text)
     if (site->exp_shape && site->act_shape)
         diag_note_plain(c->diag, "the shapes are %s (expected) and %s",
                         pr_shape_str(&nm, site->exp_shape), pr_shape_str(&nm, site->act_shape));
+    if (consts && (ke == 1 || ka == 1))
+        note_no_broadcast(c, site);
     note_origin(c, es, e->origin);
     if (a->origin != e->origin)
         note_origin(c, as, a->origin);
