@@ -89,6 +89,7 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 %token EXTERN "extern"
 %token ARROW "->"
 %token WHERE "where"
+%token <str> STRING "string"
 %token LE "<="
 
 %type <expr> expr postfix primary fnexpr arg exprlist_expr
@@ -191,6 +192,7 @@ primary
     | FLOAT                     { $$ = ast_expr(A, EX_FLOAT, @$); $$->u.fval = $1; }
     | INF                       { $$ = ast_expr(A, EX_FLOAT, @$); $$->name = "inf"; }
     | '(' expr ')'              { $$ = $2; $$->depth++; parse_check_depth(P, $$->depth, @$); }
+    | STRING                    { $$ = ast_expr(A, EX_STRING, @$); $$->name = $1; }
     | '[' ']'                   { $$ = dims_value(P, NULL, @$); }
     | '[' dims ']'              { $$ = dims_value(P, $2, @$); }
     | '(' expr ',' exprlist ')'
@@ -519,7 +521,7 @@ int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser 
         int k = 0;
         for (int i = 0; i < n; i++)
             if (exp[i] != YYSYMBOL_FN && exp[i] != YYSYMBOL_IDENT && exp[i] != YYSYMBOL_INT &&
-                exp[i] != YYSYMBOL_FLOAT && exp[i] != YYSYMBOL_INF &&
+                exp[i] != YYSYMBOL_FLOAT && exp[i] != YYSYMBOL_INF && exp[i] != YYSYMBOL_STRING &&
                 strcmp(yysymbol_name(exp[i]), "'('") != 0 && strcmp(yysymbol_name(exp[i]), "'-'") != 0 &&
                 strcmp(yysymbol_name(exp[i]), "'['") != 0)
                 exp[k++] = exp[i];

@@ -128,7 +128,8 @@ typedef enum {
     EX_NEG,      /* -a */
     EX_TUPLE,    /* (a, b) or a final `a, b` */
     EX_FN,       /* fn (params) [: T] { body } */
-    EX_DIMS      /* [2, n / 2]: a dims value (spec section 5b) */
+    EX_DIMS,     /* [2, n / 2]: a dims value (spec section 5b) */
+    EX_STRING    /* "bhnd,bhmd->bhnm": a spec string (name is its text) */
 } ExprKind;
 
 struct Expr {

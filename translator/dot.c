@@ -71,6 +71,8 @@ static const char *flow(Dot *d, Expr *e)
         return node(d, "fn", "plaintext");
     case EX_DIMS:
         return node(d, "dims", "plaintext");
+    case EX_STRING:
+        return node(d, "spec", "plaintext");
     case EX_TUPLE: {
         const char *n = node(d, "tuple", "point");
         for (int i = 0; i < e->u.call.args.n; i++) {

@@ -22,7 +22,9 @@
 #include "dim.h"
 #include "elab.h"
 #include "print.h"
+#include "parse.h"
 #include "scheme.h"
+#include "spec.h"
 #include "solve.h"
 #include "symtab.h"
 #include "types.h"
@@ -40,6 +42,7 @@ typedef struct Inf {
     Symtab globals;        /* name -> Binding* */
     Symtab locals;         /* name -> innermost Local* */
     Symtab items;          /* every user item's name -> Item*, for messages */
+    Symtab specs;          /* "op\x1fspec" -> the Scheme that spec spells */
     Item *current;         /* the item being inferred */
     PtrVec stack;          /* Local*, in binding order */
     Scope *scope;          /* annotation names of the current item */
@@ -295,16 +298,69 @@ static const Scheme *callee_scheme(Inf *in, const char *name, Loc loc, Origin **
 /* A call of a name: when the arguments already have the shape the callee
  * asks, its result is made straight from the scheme (instantiate_call);
  * otherwise the scheme is instantiated and unified with the arguments. */
+/* The scheme a spec string spells for op (spec.h): its signature's text
+ * read as an extern's type, generalised, kept for the next use. */
+static const Scheme *spec_scheme(Inf *in, const char *op, Expr *spec)
+{
+    Ctx *c = in->c;
+    const char *key = ar_printf(c->arena, "%s\x1f%s", op, spec->name);
+    Scheme *s = st_get(&in->specs, key);
+    if (s)
+        return s;
+    const char *sig = spec_signature(c, op, spec->name, spec->loc);
+    if (!sig)
+        abandon(c);
+    const char *text = ar_printf(c->arena, "extern %s : %s;", op, sig);
+    int errors = c->diag->errors;
+    Program *p = parse_source(c->arena, c->diag, src_from_text(c->arena, "<spec>", text, strlen(text), 1), 1);
+    if (c->diag->errors != errors || p->items.n != 1)
+        type_error(c, spec->loc, "internal error: the spec's signature '%s' does not parse", sig);
+    Item *it = p->items.items[0];
+    int saved = c->level;
+    enter_level(c);
+    Scope sc = { { 0 }, c->level, NULL };
+    Type *t = elab_type(c, &sc, it->type, OW_SIG, op);
+    leave_level(c);
+    s = generalize(c, t);
+    c->level = saved;
+    st_put(&in->specs, key, s);
+    return s;
+}
+
+/* Whether a call of name is one of a spec operator (spec.h): the built-in
+ * einsum, sum, ... (not a local or item of that name). */
+static int spec_call(Inf *in, const char *name, Expr **args, int n)
+{
+    if (!spec_is_op(name) || st_get(&in->locals, name))
+        return 0;
+    Binding *b = st_get(&in->globals, name);
+    if (b && !b->builtin)
+        return 0;
+    if (n < 1 || !args[0] || args[0]->kind != EX_STRING)
+        type_error(in->c, n >= 1 && args[0] ? args[0]->loc : in->c->where,
+                   "'%s' takes a spec string first, e.g. %s", name,
+                   strcmp(name, "einsum") == 0 ? "einsum(\"...nd,...md->...nm\", q, k)" : "sum(\"...n->...\", x)");
+    return 1;
+}
+
 static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int n, Loc call_loc, int binary,
                         Expr *fn)
 {
     Ctx *c = in->c;
     Origin *o = NULL;
-    const Scheme *s = callee_scheme(in, name, fn_loc, &o);
+    int spec = !binary && spec_call(in, name, args, n);
+    const Scheme *s;
+    if (spec) {
+        s = spec_scheme(in, name, args[0]);
+        o = origin_of(c, fn_loc, OW_RULE, name, name, 0);
+        o->scheme = s;
+    } else {
+        s = callee_scheme(in, name, fn_loc, &o);
+    }
     Type **targs = ar_alloc(c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
     Type *ft = s ? NULL : use_name(in, name, fn_loc);
     for (int i = 0; i < n; i++)
-        targs[i] = infer(in, args[i]);
+        targs[i] = spec && i == 0 ? (args[0]->type = type_var(c, NULL)) : infer(in, args[i]);
     if (s) {
         c->where = call_loc;
         int pending = c->overflow;
@@ -565,6 +621,8 @@ static Type *infer(Inf *in, Expr *e)
     case EX_FN:
         t = infer_fn(in, e);
         break;
+    case EX_STRING:
+        type_error(in->c, e->loc, "a spec string is only the first argument of einsum, sum, mean, amax, amin or argmax");
     case EX_DIMS:               /* its names are the item's annotation names */
         t = elab_type(in->c, in->scope, e->u.dims, OW_TEXT, "this dims value");
         break;
@@ -770,6 +828,7 @@ int infer_program(Ctx *c, Program *prelude, Program *prog, Checked *out)
     memset(&in, 0, sizeof in);
     in.c = c;
     st_init(&in.globals, c->arena);
+    st_init(&in.specs, c->arena);
     st_init(&in.locals, c->arena);
     st_reserve(&in.locals, prog->nbinders);
     out->prog = prog;
