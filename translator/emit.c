@@ -75,20 +75,6 @@ static void instantiate_template(Buf *out, const char *tmpl, const Subst *subs, 
     }
 }
 
-/* An Axon name as a C identifier: ' (as in s0') becomes _prime. */
-static const char *c_name(Arena *a, const char *name)
-{
-    Buf b;
-    buf_init(&b, a);
-    for (const char *s = name; *s; s++) {
-        if (*s == '\'')
-            buf_puts(&b, "_prime");
-        else
-            buf_putc(&b, *s);
-    }
-    return buf_str(&b);
-}
-
 /* Text pasted into a C comment, escaped as in a C string literal (a
  * backslash, a control or non-ASCII byte as \ooo) so that the comment can
  * neither close early nor open a nested one: the slash of a star-slash or a
@@ -129,7 +115,7 @@ int emit_plans(Compilation *cp, const EmitOptions *opt, Buf *out)
         if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
             continue;
         FnCode fc;
-        const char *cname = ar_printf(a, "%s_%s", prefix, c_name(a, b->item->name));
+        const char *cname = ar_printf(a, "%s_%s", prefix, emit_c_name(a, b->item->name));
         if (emit_function(cp, b, cname, &with, &fc))
             buf_printf(out, "%s: not exported\n", b->item->name);
         else
@@ -175,7 +161,7 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
         Binding *b = cp->checked.bindings.items[i];
         if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
             continue;          /* values are not exported (docs/c-api.md) */
-        const char *cname = ar_printf(a, "%s_%s", prefix, c_name(a, b->item->name));
+        const char *cname = ar_printf(a, "%s_%s", prefix, emit_c_name(a, b->item->name));
         Item *other = st_get(&cnames, cname);
         if (other) {
             diag_error(&cp->diag, b->item->name_loc, "'%s' and '%s' both become '%s' in C", other->name,
@@ -192,7 +178,7 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
             { "DOC", fc.doc },
             { "NUM_INPUTS", ar_printf(a, "#define %s_NUM_INPUTS %d", cname, fc.ninputs) },
             { "NUM_OUTPUTS", ar_printf(a, "#define %s_NUM_OUTPUTS %d", cname, fc.noutputs) },
-            { "NUM_TEMPS", ar_printf(a, "#define %s_NUM_TEMPS %d", cname, fc.ntemps) },
+            { "NUM_TEMPS", ar_printf(a, "#define %s_NUM_TEMPS %d\n%s", cname, fc.ntemps, buf_str(&fc.indices)) },
             { "DIMS", buf_str(&fc.dims) },
             { "BODY", buf_str(&fc.body) },
             { "COUNTS", fc.counts.n ? buf_str(&fc.counts) : "    (void)plan;" },

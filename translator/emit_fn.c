@@ -1216,6 +1216,19 @@ static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
     }
 }
 
+const char *emit_c_name(Arena *a, const char *name)
+{
+    Buf b;
+    buf_init(&b, a);
+    for (const char *s = name; *s; s++) {
+        if (*s == '\'')
+            buf_puts(&b, "_prime");
+        else
+            buf_putc(&b, *s);
+    }
+    return buf_str(&b);
+}
+
 /* The tensors of a type (a function's parameters and result), counting
  * no further than just past limit: a type shared as a graph may stand for
  * billions of them. */
@@ -1347,6 +1360,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     buf_init(&fc->body, a);
     buf_init(&fc->counts, a);
     buf_init(&fc->temp_names, a);
+    buf_init(&fc->indices, a);
     buf_init(&fc->plan, a);
     w->body = &fc->body;
 
@@ -1375,12 +1389,16 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     long ntensors = count_tensors(ft, EMIT_MAX_TENSORS, 0);
     if (ntensors > EMIT_MAX_TENSORS)
         return not_exported(w, at, ar_printf(a, "it has more than %d input and output tensors", EMIT_MAX_TENSORS));
+    PtrVec in_names = { 0 };    /* each input's index constant's name */
     for (uint32_t i = 0; i < ft->u.fun.n; i++) {
         Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
         const char *desc = p ? ar_printf(a, "argument %u (%s)", i + 1, p->name) : ar_printf(a, "argument %u", i + 1);
         int before = plan.inputs.n;
         if (flatten(w, ft->u.fun.items[i], desc, &plan.inputs, &why_not, NULL, 0))
             return not_exported(w, at, why_not);
+        const char *pn = p && strcmp(p->name, "_") != 0 ? p->name : ar_printf(a, "arg%u", i + 1);
+        for (int k = before; k < plan.inputs.n; k++)
+            pv_push(a, &in_names, plan.inputs.n - before == 1 ? (void *)pn : ar_printf(a, "%s_%d", pn, k - before));
         for (int k = before; k < plan.inputs.n; k++)
             ((PTensor *)plan.inputs.items[k])->at = origin_new(w->c, p ? p->loc : at, p ? p->name : plan.fname, NULL, 0);
     }
@@ -1521,6 +1539,24 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     buf_printf(&doc, " */\n#if AXON_MAX_RANK < %d\n#error \"%s needs AXON_MAX_RANK >= %d\"\n#endif\n", max_static,
                cname, max_static);
     fc->doc = buf_str(&doc);
+    /* Index constants (spec section 8b): P_NAME_IN_x, P_NAME_OUT_0,
+     * P_NAME_TMP_scores; a name met twice gets _2, _3 (a statement's name
+     * bound again). */
+    Symtab used;
+    st_init(&used, a);
+    for (int l = 0; l < 3; l++) {
+        PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
+        for (int i = 0; i < list->n; i++) {
+            const char *base = l == 0 ? ar_printf(a, "IN_%s", emit_c_name(a, in_names.items[i]))
+                             : l == 1 ? ar_printf(a, "OUT_%d", i)
+                                      : ar_printf(a, "TMP_%s", emit_c_name(a, ((PTensor *)list->items[i])->desc));
+            const char *m = base;
+            for (int k = 2; st_get(&used, m); k++)
+                m = ar_printf(a, "%s_%d", base, k);
+            st_put(&used, m, (void *)m);
+            buf_printf(&fc->indices, "#define %s_%s %d\n", cname, m, i);
+        }
+    }
     fc->ninputs = plan.inputs.n;
     fc->noutputs = plan.outputs.n;
     fc->ntemps = plan.temps.n;
