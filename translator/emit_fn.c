@@ -1138,6 +1138,31 @@ static void check_temp_rank(W *w, PTensor *t)
 }
 
 /* Whether every shape variable of t is known (else its rank is unknown). */
+static int elem_of(W *w, PTensor *t);
+
+/* A tensor whose every size is a constant: its element and byte counts
+ * (spec section 8b: #defined, for static arrays); 0 when a size is not
+ * constant or a count does not fit int64. */
+static int constant_counts(W *w, PTensor *t, int64_t *elems, int64_t *bytes)
+{
+    Shape *s = shape_norm(w->c, t->type->u.ten.shape);
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < s->n; i++) {
+        int64_t v;
+        if (!s->s[i].dim || !dim_is_const(dim_norm(w->c, s->s[i].dim), &v) || v < 0)
+            return 0;
+        if (v && n > (uint64_t)INT64_MAX / (uint64_t)v)
+            return 0;
+        n *= (uint64_t)v;
+    }
+    uint64_t size = (uint64_t)elem_size(elem_of(w, t));
+    if (n && n > (uint64_t)INT64_MAX / size)
+        return 0;
+    *elems = (int64_t)n;
+    *bytes = (int64_t)(n * size);
+    return 1;
+}
+
 static int rank_known(W *w, PTensor *t)
 {
     Shape *s = shape_norm(w->c, t->type->u.ten.shape);
@@ -1555,6 +1580,10 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
                 m = ar_printf(a, "%s_%d", base, k);
             st_put(&used, m, (void *)m);
             buf_printf(&fc->indices, "#define %s_%s %d\n", cname, m, i);
+            int64_t elems, bytes;
+            if (constant_counts(w, list->items[i], &elems, &bytes))
+                buf_printf(&fc->indices, "#define %s_%s_ELEMENTS %lld\n#define %s_%s_BYTES %lld\n", cname, m,
+                           (long long)elems, cname, m, (long long)bytes);
         }
     }
     fc->ninputs = plan.inputs.n;
