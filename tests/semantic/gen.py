@@ -200,6 +200,13 @@ EXTERNS = [
     '(t [n] @ s) -> t [?] @ s',
     '(t [n]) -> t [n, ?]',
     '(t a, t [n]) -> t a @ [?]',
+    # spec section 5b: where clauses, dims parameters
+    '(t [n]) -> (t [m], t [m]) where 2 * m = n',
+    '(t [n], t [m]) -> t [k] where k = n + m',
+    '(t [n, m]) -> t [m] where m <= n',
+    '(t [n], t [m]) -> t [n, m] where m <= n + 1, 1 <= m',
+    '(t [n] @ s, dims [k]) -> t [k] @ s where k <= n',
+    '(t [b, c, h, w], dims [f]) -> t [b, c * f, h / f, w / f] where 1 <= f',
 ]
 
 
@@ -248,6 +255,9 @@ class Gen(object):
         """A type AST (interp's) to an abstract template."""
         if ty[0] == 'tuple':
             return ('tuple', [self.template_of(t) for t in ty[1]])
+        if ty[1] == 'dims':
+            # a dims parameter: the call passes a literal
+            return ('dimsarg', tuple(('d', self.dim_of(d)) for a in ty[2] for d in a[1]))
         items = []
         for a in ty[2]:
             if a[0] == 'dims':
@@ -331,6 +341,35 @@ IDIOMS = [
     'fn (x : {E} [?, n]) {{ transpose(x) }}',
     'fn (x : r) : r {{ x }}',
     'fn (p : ({E} [n], {E} [m])) {{ a, b = p; concat(a, b) }}',
+    # spec section 5b: dims values from the annotation names, dims
+    # parameters, the operators that take them
+    'fn (x : {E} [n, c, h, w]) {{ avgpool2d(x, [h, w], [1, 1], [0, 0]) }}',
+    'fn (x : {E} [b, c, h, w], y : {E} [n, {C}]) {{ upsample2d(x, [2, n]) }}',
+    'fn (x : {E} [n, 4]) {{ [2, n / 2], [] }}',
+    'fn (x : {E} [b, c, h, w], k : {E} [m, c, 3, 3], s : dims [s1, s2]) {{ conv2d(x, k, s, [1, 1]) }}',
+    'fn (x : {E} [b, c, h, w], k : {E} [m, c, r, q], s : dims [s1, s2], p : dims [p1, p2]) {{ relu(conv2d(x, k, s, p)) }}',
+    'fn (x : {E} [b, c, l], k : {E} [m, c, {C}]) {{ maxpool1d(relu(conv1d(x, k, [1], [1])), [2], [2], [0]) }}',
+    'fn (x : {E} [n, c, h, w], k : {E} [c, 1, 3, 3]) {{ conv2d_grouped(x, k, [1, 1], [1, 1], [1, 1], [c]) }}',
+    'fn (x : {E} [n, c, h, w], k : {E} [o, 2, 3, 3], g : dims [g]) {{ conv2d_grouped(x, k, [2, 2], [2, 2], [2, 2], g) }}',
+    'fn (x : {E} [b, c, h, w]) {{ upsample2d(pad2d(x, [0, 1, 0, 1]), [2, 2]) }}',
+    'fn (x : {E} [b, n], k : dims [k]) {{ v, i = topk(x, k); v }}',
+    'fn (x : {E} [n]) {{ x / size([n]) }}',
+    'fn (x, s : dims [a, b]) {{ maxpool2d(x, s, s, [0, 0]) }}',
+    'fn (x : {E} [b, c, h, w]) {{ d = [h, w / 2]; y = maxpool2d(x, [1, 2], [1, 2], [0, 0]); y, d }}',
+    'fn (x : {E} [b, c, h, w], f : dims [f]) {{ upsample2d(x, [f, f]) }}',
+    'fn (s : dims [n], x : {E} [n]) {{ s, x }}',
+    'fn (x : {E} [b, c, l]) {{ y = avgpool1d(x, [{C}], [{C}], [0]); v, i = topk(y, [1]); v }}',
+    # where clauses on functions
+    'fn (x : {E} [n, {C}]) where n <= 4 {{ {U}(x) }}',
+    'fn (x : {E} [n, m]) where 2 * m = n, m <= n {{ x }}',
+    'fn (x : {E} [n], k : {E} [r]) where r <= n + 2 {{ g = fn (a : {E} [n]) where 1 <= n {{ a }}; g(x) }}',
+    # spec strings (einsum notation)
+    'fn (q : {E} [b, h, n, d], k : {E} [b, h, m, d]) {{ softmax(einsum("bhnd,bhmd->bhnm", q, k)) }}',
+    'fn (x, y) {{ einsum("...nd,...md->...nm", x, y) }}',
+    'fn (x : {E} s @ [d]) {{ mu = mean("...n->...1", x); x - mu }}',
+    'fn (x) {{ sum("...n->...", x), argmax("...n->...", x) }}',
+    'fn (x : {E} [n, m], y) {{ einsum("ij,j->i", x, y) }}',
+    'fn (x) {{ v = einsum("ii->i", x); amax("i->", v) }}',
 ]
 
 
@@ -350,6 +389,8 @@ class FnGen(object):
         self.callables = []       # (name, FnInfo-like) let-bound lambdas
         self.maxp = self.rng.choice([3, 4, 5, 6])
         self.nlam = 0
+        self.dims_params = {}     # name -> rank (spec 5b: dims parameters)
+        self.dims_locals = []     # (name, values) let-bound dims values
 
     def chance(self, p):
         return self.rng.random() < p
@@ -425,6 +466,9 @@ class FnGen(object):
         if cands and self.chance(0.8):
             return self.pick(cands)
         if not items and allow_literal and self.chance(0.6):
+            if self.chance(0.08):
+                # spec 5b: a size as a scalar
+                return 'size([%d])' % self.pick([1, 2, 4])
             return self.pick(LITERALS)
         p = self.new_param(items)
         if p is not None:
@@ -434,6 +478,16 @@ class FnGen(object):
         if not items:
             return self.pick(LITERALS)
         return None
+
+    def new_dims_param(self, rank):
+        """A parameter of type dims [a, ...] (not a tensor: not in the
+        pool)."""
+        if len(self.params) >= self.maxp:
+            return None
+        name = VALUE_NAMES[len(self.params)] if len(self.params) < len(VALUE_NAMES) else 'x%d' % len(self.params)
+        self.params.append([name, ()])
+        self.dims_params[name] = rank
+        return name
 
     def any_param(self, scope):
         """A new parameter of unknown shape (unannotated)."""
@@ -461,7 +515,7 @@ class FnGen(object):
             return self.leaf(scope)
         ops = ['unary', 'binary', 'binary', 'binary', 'maxmin', 'matmul', 'transpose',
                'concat', 'reverse', 'map', 'reduce', 'call', 'call', 'conv', 'extern', 'extern',
-               'lambda_call', 'ho_call', 'lastaxis', 'select']
+               'lambda_call', 'ho_call', 'lastaxis', 'select', 'cnn', 'cnn']
         for _ in range(6):
             op = self.pick(ops)
             r = getattr(self, 'op_' + op)(scope, depth)
@@ -653,6 +707,124 @@ class FnGen(object):
         ow = ad_op('+', ad_op('-', w, q), adc(1))
         return 'conv(%s, %s)' % (x[0], y), 3, (('d', n), ('d', k), ('d', oh), ('d', ow))
 
+    # -- spec section 5b: the operators with dims arguments, on values of
+    # rank 4 (NCHW) or 3 (NCL), with literal dims arguments (now and then a
+    # let-bound dims value or a dims parameter)
+    def of_rank(self, scope, depth, rank):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if (len(it) != rank or has_svar(it)) and self.chance(0.75):
+            items = tuple(('d', self.new_size()) for _ in range(rank))
+            p = self.value_of(items, scope, allow_literal=False)
+            if p is not None:
+                x, it = (p, 3, items), items
+        if len(it) != rank or has_svar(it):
+            return None
+        return x
+
+    def dims_arg(self, vals):
+        """(text, values) of a dims argument with the values vals (ints):
+        a literal, a let-bound dims value, or a new dims parameter (values
+        then None)."""
+        r = self.rng.random()
+        if r < 0.06:
+            p = self.new_dims_param(len(vals))
+            if p is not None:
+                return p, None
+        if r < 0.2:
+            for n, v in self.dims_locals:
+                if list(v) == list(vals):
+                    return n, vals
+        return '[' + ', '.join(str(v) for v in vals) + ']', vals
+
+    def window_out(self, n, pad, span, stride):
+        """(n + 2 * pad - span) / stride + 1 as an abstract size; None
+        where constants show that the window does not fit."""
+        if pad is None or stride is None:
+            return opaque()
+        nc, sc = adconst(n), adconst(span)
+        if nc is not None and sc is not None:
+            room = nc + 2 * pad - sc
+            if room < 0 or stride < 1:
+                return None
+            return adc(room // stride + 1)
+        if stride == 1:
+            return ad_op('+', ad_op('-', ad_op('+', n, adc(2 * pad)), span), adc(1))
+        return opaque()
+
+    def kernel(self):
+        return adc(self.pick([1, 2, 3, 3, 5])) if self.chance(0.75) else ads(self.fresh_dim())
+
+    def op_cnn(self, scope, depth):
+        kind = self.pick(['conv2d', 'conv2d', 'conv1d', 'pool2d', 'pool1d', 'upsample2d',
+                          'pad2d', 'grouped'])
+        x = self.of_rank(scope, depth, 3 if kind in ('conv1d', 'pool1d') else 4)
+        if x is None:
+            return None
+        sizes = [d[1] for d in x[2]]
+        if kind == 'upsample2d':
+            f = [self.pick([1, 2, 2, 3]) for _ in range(2)]
+            ft, fv = self.dims_arg(f)
+            if fv is None:
+                hw = [opaque(), opaque()]
+            else:
+                hw = [ad_op('*', adc(fv[0]), sizes[2]), ad_op('*', adc(fv[1]), sizes[3])]
+            return 'upsample2d(%s, %s)' % (x[0], ft), 3, tuple(('d', d) for d in sizes[:2] + hw)
+        if kind == 'pad2d':
+            pads = [self.pick([0, 0, 1, 2]) for _ in range(4)]
+            pt, pv = self.dims_arg(pads)
+            if pv is None:
+                hw = [opaque(), opaque()]
+            else:
+                hw = [ad_op('+', sizes[2], adc(pv[0] + pv[1])), ad_op('+', sizes[3], adc(pv[2] + pv[3]))]
+            return 'pad2d(%s, %s)' % (x[0], pt), 3, tuple(('d', d) for d in sizes[:2] + hw)
+        nsp = 1 if kind in ('conv1d', 'pool1d') else 2
+        strides = [self.pick([1, 1, 1, 2, 2, 3]) for _ in range(nsp)]
+        if kind == 'conv2d' and self.chance(0.02):
+            strides[0] = 0          # a static error: every stride is >= 1
+        pads = [self.pick([0, 0, 1, 1, 2]) for _ in range(nsp)]
+        st, sv = self.dims_arg(strides)
+        pt, pv = self.dims_arg(pads)
+        if kind in ('pool2d', 'pool1d'):
+            win = [self.pick([1, 2, 2, 3]) for _ in range(nsp)]
+            wt, wv = self.dims_arg(win)
+            spans = [adc(w) for w in win] if wv is not None else [opaque()] * nsp
+            lead = sizes[:2]
+            call = '%s(%s, %s, %s, %s)' % (self.pick(['max', 'avg']) + kind, x[0], wt, st, pt)
+        else:
+            ch = sizes[1]
+            dil = [1] * nsp
+            groups = 1
+            if kind == 'grouped':
+                cc = adconst(ch)
+                if cc and self.chance(0.8):
+                    groups = self.pick([g for g in range(1, cc + 1) if cc % g == 0])
+                    ch = adc(cc // groups)
+                dil = [self.pick([1, 1, 2]) for _ in range(nsp)]
+            kern = [self.kernel() for _ in range(nsp)]
+            nf = adc(groups * self.pick([1, 2])) if groups > 1 else self.new_size()
+            w = self.value_of((('d', nf), ('d', ch)) + tuple(('d', k) for k in kern), scope, allow_literal=False)
+            if w is None:
+                return None
+            spans = []
+            for k, d in zip(kern, dil):
+                spans.append(ad_op('+', ad_op('*', adc(d), ad_op('-', k, adc(1))), adc(1)))
+            lead = [sizes[0], nf]
+            if kind == 'grouped':
+                dt, _ = self.dims_arg(dil)
+                gt, _ = self.dims_arg([groups])
+                call = 'conv2d_grouped(%s, %s, %s, %s, %s, %s)' % (x[0], w, st, pt, dt, gt)
+            else:
+                call = '%s(%s, %s, %s, %s)' % (kind, x[0], w, st, pt)
+        outs = []
+        for i in range(nsp):
+            o = self.window_out(sizes[2 + i], None if pv is None else pv[i], spans[i],
+                                None if sv is None else sv[i])
+            if o is None:
+                return None
+            outs.append(o)
+        return call, 3, tuple(('d', d) for d in list(lead) + outs)
+
     def lambda1(self, slice_items, scope, depth, annotate=None):
         """fn (a) { ... } over a slice; returns (text, result items)."""
         self.nlam += 1
@@ -751,6 +923,19 @@ class FnGen(object):
         return '%s(%s)' % (name, ', '.join(args)), res
 
     def arg_for(self, p, mapping, scope, depth):
+        if p and p[0] == 'dimsarg':
+            # a literal: the sizes the mapping knows as constants, else small
+            vals = []
+            for it in p[1]:
+                v = adconst(self.subst(it[1], mapping, fresh=False)) if all(
+                    n in mapping for mono in (poly(it[1]) or {}) for n in mono) else None
+                if v is None or v < 0:
+                    v = self.pick([1, 2, 3])
+                    pt = poly(it[1])
+                    if pt and len(pt) == 1 and list(pt.values())[0] == 1 and len(list(pt)[0]) == 1:
+                        mapping[list(pt)[0][0]] = adc(v)
+                vals.append(v)
+            return '[' + ', '.join(map(str, vals)) + ']'
         if p and p[0] == 'tuple':
             parts = []
             for q in p[1]:
@@ -996,13 +1181,24 @@ class FnGen(object):
             self.params = keep or self.params[:1]
         params = []
         for name, items in self.params:
-            params.append(name + self.param_annotation(items))
+            if name in self.dims_params:
+                params.append(name + self.dims_annotation(self.dims_params[name]))
+            else:
+                params.append(name + self.param_annotation(items))
         if body:
             body += ' '
         semi = ';' if self.chance(0.1) else ''
         text = '%s = fn (%s)%s { %s%s%s };' % (self.name, ', '.join(params), rty, body, final, semi)
-        info = FnInfo(self.name, [self.template(it) for _, it in self.params], self.template(result))
+        # a function with a dims parameter is not called by later ones
+        info = FnInfo(self.name, [self.template(it) for _, it in self.params], self.template(result),
+                      callable_=not self.dims_params)
         return text, info
+
+    def dims_annotation(self, rank):
+        """A dims parameter's annotation: fresh names, or none (inferred)."""
+        if self.chance(0.25):
+            return ''
+        return ' : dims [%s]' % ', '.join(self.fresh_dim() for _ in range(rank))
 
     def template(self, items):
         if items and items[0] == 'tuple':
@@ -1044,6 +1240,10 @@ class FnGen(object):
             return self.stmt_loop(depth)
         if r < 0.25:
             return self.stmt_tuple(depth)
+        if r < 0.29:
+            return self.stmt_dims()
+        if r < 0.34:
+            return self.stmt_topk(depth)
         e = self.expr(self.pool, depth)
         name = self.fresh_val()
         if self.chance(0.3):
@@ -1052,6 +1252,38 @@ class FnGen(object):
             return '%s : %s = %s;' % (name, ann, e[0])
         self.pool.append((name, e[2]))
         return '%s = %s;' % (name, e[0])
+
+    def stmt_dims(self):
+        """spec 5b: a let-bound dims value (strides, windows, factors)."""
+        vals = [self.pick([1, 2, 2, 3]) for _ in range(self.pick([1, 2, 2, 4]))]
+        name = self.fresh_val()
+        self.dims_locals.append((name, vals))
+        lit = '[' + ', '.join(map(str, vals)) + ']'
+        if self.chance(0.3):
+            ann = ', '.join(str(v) if self.chance(0.3) else self.fresh_dim() for v in vals)
+            return '%s : dims [%s] = %s;' % (name, ann, lit)
+        return '%s = %s;' % (name, lit)
+
+    def stmt_topk(self, depth):
+        """spec 5b: topk over the last axis (k literal, or a dims
+        parameter); the i32 indices are not used further."""
+        x = self.expr(self.pool, depth - 1)
+        it = x[2]
+        if not it or it[-1][0] != 'd':
+            return None
+        n = adconst(it[-1][1])
+        k = self.pick([1, 1, 2, 3])
+        if n is not None and k > n:
+            k = n
+        kt = '[%d]' % k
+        kd = adc(k)
+        if self.chance(0.08):
+            p = self.new_dims_param(1)
+            if p is not None:
+                kt, kd = p, opaque()
+        v, i = self.fresh_val(), self.fresh_val()
+        self.pool.append((v, it[:-1] + (('d', kd),)))
+        return '%s, %s = topk(%s, %s);' % (v, i if self.chance(0.7) else '_', x[0], kt)
 
     def stmt_tuple(self, depth):
         ct = self.call_tuple(self.pool, depth) if self.chance(0.5) else None
@@ -1078,7 +1310,7 @@ class FnGen(object):
 
     def stmt_lambda(self, depth):
         items = self.new_shape() if self.chance(0.4) else self.leaf(self.pool)[2]
-        name = self.pick(['g', 'cell', 'act', 'k1', 'g2'])
+        name = self.pick(['gf', 'cell', 'act', 'k1', 'g2'])  # not a size name (DIM_NAMES has g)
         if any(c[0] == name for c in self.callables):
             name = name + str(len(self.callables))
         lam, res = self.lambda1(items, self.pool, depth, annotate=self.chance(0.5))

@@ -50,6 +50,7 @@ _TOKEN_RE = re.compile(r'''
   | (?P<bcom>/\*)
   | (?P<float>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?f?|[0-9]+[eE][+-]?[0-9]+f?|[0-9]+f)
   | (?P<int>[0-9]+)
+  | (?P<str>"[^"\n]*")
   | (?P<id>[A-Za-z_][A-Za-z0-9_']*)
   | (?P<arrow>->)
   | (?P<le><=)
@@ -91,14 +92,15 @@ def lex(text):
 # Expressions (tuples):
 #   ('var', name)  ('num', text)  ('opval', op)  ('tuple', [e])
 #   ('call', f, [args])  ('bin', op, a, b)  ('neg', a)
-#   ('fn', params, result_type, stmts, final)   params: [(name, type|None)]
+#   ('fn', params, result_type, stmts, final, where)   params: [(name, type|None)]
 #   ('dimsv', [d])   a dims value `[2, n / 2]` (spec 5b)
+#   ('str', text)    a spec string "bhnd,bhmd->bhnm" (spec 5b: einsum, sum, ...)
 # Statements: ('let', pattern, expr)  ('ann', name, type, expr)
 # Patterns: ('pname', name)  ('pwild',)  ('ptuple', [p])
 # Types: ('tensor', elem, shape)  ('tuple', [t])  ('fun', [t], t)  ('tvar', name)
 #        a dims type `dims [a, b]` is ('tensor', 'dims', shape): a list of
 #        sizes, matched and built like a shape (its values are DimsV)
-# Where clauses (of an extern): [(op, d1, d2)], op '=' or '<='
+# Where clauses (of an extern or a fn): [(op, d1, d2)], op '=' or '<='
 # Shapes: list of atoms ('dims', [d])  ('svar', name)  ('sbc', [shape])
 # Dims: ('int', k)  ('dvar', name)  ('rag',)  ('q',)  ('op', op, a, b)  ('dbc', [d])
 
@@ -235,6 +237,8 @@ class Parser(object):
             return ('var', self.next()[1])
         if k in ('int', 'float', 'inf'):
             return ('num', self.next()[1])
+        if k == 'str':
+            return ('str', self.next()[1][1:-1])
         if k == 'fn':
             return self.lambda_()
         if k == '[':
@@ -276,6 +280,7 @@ class Parser(object):
                     break
         self.expect(')')
         rty = self.type_() if self.accept(':') else None
+        where = self.where_clauses() if self.accept('where') else []
         self.expect('{')
         stmts = []
         while True:
@@ -286,7 +291,7 @@ class Parser(object):
         final = self.exprlist()
         self.accept(';')
         self.expect('}')
-        return ('fn', params, rty, stmts, final)
+        return ('fn', params, rty, stmts, final, where)
 
     def try_stmt(self):
         save = self.i
@@ -726,6 +731,14 @@ class DimsV(object):
 
     def __repr__(self):
         return 'D' + fmt_shape(self.s)
+
+
+class SpecV(object):
+    """A spec string, as the first argument of einsum or a reduction."""
+    __slots__ = ('text',)
+
+    def __init__(self, text):
+        self.text = text
 
 
 class Tup(object):
@@ -2302,6 +2315,10 @@ BUILTINS.update({'max': 2, 'min': 2, 'matmul': 2, 'transpose': 1, 'conv': 2,
                  'conv1d': 4, 'conv2d': 4, 'conv2d_grouped': 6,
                  'maxpool2d': 4, 'avgpool2d': 4, 'maxpool1d': 4, 'avgpool1d': 4,
                  'upsample2d': 2, 'pad2d': 2, 'size': 1, 'topk': 2})
+# spec 5b: a spec string first (its operands decide the number of arguments)
+SPEC_OPS = ('einsum', 'sum', 'mean', 'amax', 'amin', 'argmax')
+for _n in SPEC_OPS:
+    BUILTINS[_n] = None
 OPVALS = {'+': Builtin('+', 2), '-': Builtin('-', 2), '*': Builtin('*', 2), '/': Builtin('/', 2)}
 
 
@@ -2357,8 +2374,17 @@ class Interp(object):
             return Tens(a.s)
         if k == 'call':
             f = self.eval(e[1], env, solver)
-            args = [self.eval(a, env, solver) for a in e[2]]
+            if isinstance(f, Builtin) and f.name in SPEC_OPS:
+                # spec 5b: a spec string is the first argument of these
+                if not e[2] or e[2][0][0] != 'str':
+                    raise Reject("'%s' takes a spec string first" % f.name)
+                args = [SpecV(e[2][0][1])] + [self.eval(a, env, solver) for a in e[2][1:]]
+            else:
+                args = [self.eval(a, env, solver) for a in e[2]]
             return self.apply(f, args)
+        if k == 'str':
+            raise Reject('a spec string is only the first argument of einsum, sum, mean, '
+                         'amax, amin or argmax')
         if k == 'tuple':
             return Tup([self.eval(a, env, solver) for a in e[1]])
         if k == 'fn':
@@ -2402,7 +2428,7 @@ class Interp(object):
             raise Reject('recursion too deep')
         try:
             if isinstance(f, Builtin):
-                if len(args) != f.arity:
+                if f.arity is not None and len(args) != f.arity:
                     raise Reject('%s takes %d arguments' % (f.name, f.arity))
                 return getattr(self, 'b_' + BNAMES.get(f.name, f.name))(*args)
             if isinstance(f, Clo):
@@ -2428,6 +2454,13 @@ class Interp(object):
             if pty is not None:
                 a = match_type(solver, pty, a)
             env.vars[pname] = a
+        # a function's where clauses (over its annotation names) constrain
+        # every call
+        for op, d1, d2 in node[5]:
+            self.ctx.store.pending.append(('deq' if op == '=' else 'le',
+                                           solver.qual_dim(d1), solver.qual_dim(d2)))
+        if node[5]:
+            self.ctx.store.propagate()
         for st in stmts:
             if st[0] == 'ann':
                 v = self.eval(st[3], env, solver)
@@ -2803,6 +2836,98 @@ class Interp(object):
         self.dims_arg(d, 1, 'size')
         return Tens(())
 
+    # -- spec section 5b: spec strings in einsum notation.  A label (a
+    # letter) is a size, equal wherever it appears; '...' (at most once an
+    # operand) is any axes, the output's the broadcast of the operands';
+    # a 1 in a reduction's output is an axis of size 1.
+    def spec_apply(self, name, spec, ops, reduction):
+        if not isinstance(spec, SpecV):
+            raise Reject("'%s' takes a spec string first" % name)
+        text = spec.text
+        if text.count('->') != 1:
+            raise Reject('the spec of %s needs one ->' % name)
+        lhs, rhs = text.split('->')
+
+        def items(part, out):
+            res, i = [], 0
+            while i < len(part):
+                c = part[i]
+                if c == ' ':
+                    i += 1
+                elif c == '.':
+                    if part[i:i + 3] != '...':
+                        raise Reject('the spec of %s: a . that is not part of ...' % name)
+                    if '...' in res:
+                        raise Reject('the spec of %s: a second ... in one operand' % name)
+                    res.append('...')
+                    i += 3
+                elif c.isascii() and c.isalpha():
+                    res.append(c)
+                    i += 1
+                elif c == '1' and out and reduction:
+                    res.append('1')
+                    i += 1
+                else:
+                    raise Reject('the spec of %s: unexpected %r' % (name, c))
+            return res
+        operands = [items(p, False) for p in lhs.split(',')]
+        output = items(rhs, True)
+        if reduction and len(operands) != 1:
+            raise Reject('the spec of %s: a reduction has one operand' % name)
+        if len(ops) != len(operands):
+            raise Reject("'%s' takes %d arguments" % (name, len(operands) + 1))
+        labels = set(l for o in operands for l in o if l != '...')
+        has_ell = any('...' in o for o in operands)
+        if has_ell != ('...' in output):
+            raise Reject('the spec of %s: ... in the operands and the output, or in neither' % name)
+        seen = set()
+        for l in output:
+            if l not in ('...', '1'):
+                if l not in labels:
+                    raise Reject('the spec of %s: label %s of the output is in no operand' % (name, l))
+                if l in seen:
+                    raise Reject('the spec of %s: label %s twice in the output' % (name, l))
+                seen.add(l)
+        size = {}
+        ell = None
+        for o, v in zip(operands, ops):
+            if not isinstance(v, Tens):
+                raise Reject('%s of a non-tensor' % name)
+            sh = v.s
+            nl = len([l for l in o if l != '...'])
+            if '...' in o:
+                if len(sh) < nl:
+                    raise Reject('%s: rank %d is below %d' % (name, len(sh), nl))
+                k = o.index('...')
+                after = len(o) - k - 1
+                mid = sh[k:len(sh) - after]
+                axes = list(sh[:k]) + list(sh[len(sh) - after:])
+                ell = mid if ell is None else bcast_shapes(self.ctx, ell, mid)
+            else:
+                if len(sh) != nl:
+                    raise Reject('%s: rank %d is not %d' % (name, len(sh), nl))
+                axes = list(sh)
+            for l, d in zip([l for l in o if l != '...'], axes):
+                if l in size:
+                    eq_check(self.ctx, size[l], d, '%s label %s' % (name, l))
+                else:
+                    size[l] = d
+        out = []
+        for l in output:
+            if l == '...':
+                out.extend(ell)
+            elif l == '1':
+                out.append(1)
+            else:
+                out.append(size[l])
+        return Tens(tuple(out))
+
+    def b_einsum(self, spec=None, *ops):
+        return self.spec_apply('einsum', spec, ops, False)
+
+    def b_reduction(self, spec=None, *ops):
+        return self.spec_apply('a reduction', spec, ops, True)
+
     def b_topk(self, x, k):
         if not isinstance(x, Tens) or len(x.s) < 1:
             raise Reject('topk needs a tensor of rank >= 1')
@@ -2814,7 +2939,8 @@ class Interp(object):
 
 BNAMES = {'+': 'arith', '-': 'arith', '*': 'arith', '/': 'arith', 'min': 'max',
           'log_softmax': 'softmax', 'maxpool2d': 'pool2d', 'avgpool2d': 'pool2d',
-          'maxpool1d': 'pool1d', 'avgpool1d': 'pool1d'}
+          'maxpool1d': 'pool1d', 'avgpool1d': 'pool1d', 'sum': 'reduction',
+          'mean': 'reduction', 'amax': 'reduction', 'amin': 'reduction', 'argmax': 'reduction'}
 for _n in UNARY:
     BNAMES[_n] = 'unary'
 for _n in BROADCASTING:
@@ -3115,6 +3241,7 @@ c2 = fn (x, w, s : dims [a, b], p : dims [c, d]) { conv2d(x, w, s, p) };
 c2t = fn (x, w, s, p) { conv2d(x, w, s, p) };
 stem = fn (x : f32 [n, 3, h, w], k : f32 [64, 3, 7, 7]) { maxpool2d(relu(conv2d(x, k, [2, 2], [3, 3])), [3, 3], [2, 2], [1, 1]) };
 gc = fn (x, w, g : dims [g]) { conv2d_grouped(x, w, [1, 1], [1, 1], [2, 2], g) };
+gd = fn (x, w, d : dims [a, b]) { conv2d_grouped(x, w, [1, 1], [0, 0], d, [1]) };
 dw = fn (x : f32 [n, c, h, w], k : f32 [c, 1, 3, 3]) { conv2d_grouped(x, k, [2, 2], [1, 1], [1, 1], [c]) };
 p1 = fn (x, r : dims [r], s : dims [s], p : dims [p]) { maxpool1d(x, r, s, p) };
 kws = fn (x : f32 [b, 40, t], k : f32 [64, 40, 5]) { avgpool1d(relu(conv1d(x, k, [1], [2])), [2], [2], [0]) };
@@ -3142,6 +3269,19 @@ cr = fn (x, k : dims [j]) { crop(x, k) };
 gr = fn (x, y : f32 [3]) { max(grow(x), y) };
 gr2 = fn (x) { grow(x) };
 sx = fn (x, y) { sumx(x, y) };
+bnd = fn (x : f32 [n, 64]) where n <= 512 { relu(x) };
+bndc = fn (y) { bnd(y) };
+hlv = fn (x : f32 [n, m]) where 2 * m = n, m <= n { x };
+lamw = fn (x : f32 [n]) { g = fn (a : f32 [k]) where k <= n { a }; g(x) };
+ein = fn (q, k) { einsum("bhnd,bhmd->bhnm", q, k) };
+bmm = fn (x, y) { einsum("...nd,...md->...nm", x, y) };
+dg = fn (x) { einsum("ii->i", x) };
+reds = fn (x) { amin("...n->...", x), mean("...n->...1", x), argmax("...n->...", x) };
+mid = fn (x) { einsum("a...b->ba...", x) };
+scal = fn (x, s) { einsum("i,->i", x, s) };
+spbad = fn (x) { s = "i->i"; einsum(s, x) };
+spbad2 = fn (x) { einsum("i->ii", x) };
+ownsum = fn (x) { sum("i->", x) };
 """
 
 SELFTEST_CASES = [
@@ -3239,6 +3379,15 @@ SELFTEST_CASES = [
     ('gc', ['[1, 8, 5, 5]', '[16, 2, 0, 3]', '[4]'], 'REJECT'),
     ('gc', ['[1, 8, 2, 2]', '[16, 2, 3, 3]', '[4]'], 'REJECT'),
     ('gc', ['[1, 8, 3, 3]', '[16, 2, 3, 3]', '[4]'], 'ACCEPT [1, 16, 1, 1]'),
+    # 0 groups: 0 input channels and 0 filters (g * c and g * k), any c
+    ('gc', ['[1, 0, 3, 3]', '[0, 5, 1, 1]', '[0]'], 'ACCEPT [1, 0, 5, 5]'),
+    ('gc', ['[1, 2, 3, 3]', '[0, 5, 1, 1]', '[0]'], 'REJECT'),
+    ('gc', ['[1, 0, 3, 3]', '[2, 5, 1, 1]', '[0]'], 'REJECT'),
+    # dilation 0 is allowed; the spec's formula computes d1 * (r - 1) + 1,
+    # which fits here (2^62 + 1), not r * d1
+    ('gd', ['[1, 1, 5, 5]', '[1, 1, 1, 3]', '[0, 0]'], 'ACCEPT [1, 1, 5, 5]'),
+    ('gd', ['[1, 1, 4611686018427387905, 5]', '[1, 1, 2, 3]', '[4611686018427387904, 1]'], 'ACCEPT [1, 1, 1, 3]'),
+    ('gd', ['[1, 1, 5, 5]', '[1, 1, 1, 3]', '[1, 4611686018427387904]'], 'REJECT'),
     ('dw', ['[1, 32, 5, 5]', '[32, 1, 3, 3]'], 'ACCEPT [1, 32, 3, 3]'),
     ('dw', ['[1, 32, 5, 5]', '[16, 1, 3, 3]'], 'REJECT'),
     ('p1', ['[2, 3, 9]', '[2]', '[2]', '[0]'], 'ACCEPT [2, 3, 4]'),
@@ -3270,6 +3419,24 @@ SELFTEST_CASES = [
     ('gr', ['[2]', '[3]'], 'ACCEPT [3]'), ('gr', ['[4]', '[3]'], 'REJECT'),
     ('gr2', ['[2]'], 'ACCEPT [?]'),
     ('sx', ['[2]', '[3]'], 'ACCEPT [5]'),
+    # a function's where clauses, at every call
+    ('bnd', ['[512, 64]'], 'ACCEPT [512, 64]'), ('bnd', ['[513, 64]'], 'REJECT'),
+    ('bndc', ['[513, 64]'], 'REJECT'), ('bndc', ['[3, 64]'], 'ACCEPT [3, 64]'),
+    ('hlv', ['[6, 3]'], 'ACCEPT [6, 3]'), ('hlv', ['[6, 2]'], 'REJECT'),
+    ('lamw', ['[4]'], 'ACCEPT [4]'),
+    # spec strings: labels are sizes, '...' broadcast between the operands
+    ('ein', ['[2, 3, 4, 5]', '[2, 3, 6, 5]'], 'ACCEPT [2, 3, 4, 6]'),
+    ('ein', ['[2, 3, 4, 5]', '[2, 3, 6, 4]'], 'REJECT'), ('ein', ['[2, 3, 4]', '[2, 3, 6, 4]'], 'REJECT'),
+    ('bmm', ['[2, 1, 4, 5]', '[3, 6, 5]'], 'ACCEPT [2, 3, 4, 6]'), ('bmm', ['[2, 4, 5]', '[3, 6, 5]'], 'REJECT'),
+    ('bmm', ['[4, 5]', '[6, 5]'], 'ACCEPT [4, 6]'),
+    ('dg', ['[3, 3]'], 'ACCEPT [3]'), ('dg', ['[3, 4]'], 'REJECT'),
+    ('reds', ['[2, 3]'], 'ACCEPT [2] [2, 1] [2]'), ('reds', ['[]'], 'REJECT'),
+    ('mid', ['[2, 3, 4, 5]'], 'ACCEPT [5, 2, 3, 4]'), ('mid', ['[2]'], 'REJECT'),
+    ('mid', ['[2, 5]'], 'ACCEPT [5, 2]'),
+    ('scal', ['[3]', '[]'], 'ACCEPT [3]'), ('scal', ['[3]', '[1]'], 'REJECT'),
+    ('spbad', ['[3]'], 'REJECT'), ('spbad2', ['[3]'], 'REJECT'),
+    # an item named like a built-in hides it (sum, above, is the program's)
+    ('ownsum', ['[3]'], 'REJECT'),
 ]
 
 
