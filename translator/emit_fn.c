@@ -476,8 +476,8 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith)
         Dim *in_k = plan_known_subst(w->p, d, computable);   /* (K^2: a product's square) */
         if (in_k)
             return dim_c(w, in_k, 0, arith);
-        if (!computable)
-            return NULL;
+        /* (not computable: a floor division's numerator may still be,
+         * split there; the terms below say) */
     }
     /* A sum a local holds a prefix of (a chain of concats makes a + b,
      * then a + b + c, ...) starts from that local: the header stays

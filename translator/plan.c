@@ -126,7 +126,19 @@ int plan_maybe_unknown(Plan *p, Dim *d)
 {
     int64_t c;
     Dim *rest;
-    return plan_unknown_vars(p, d) && !plan_known_split(p, d, &c, &rest, 1) && !plan_known_subst(p, d, 1);
+    if (!plan_unknown_vars(p, d) || plan_known_split(p, d, &c, &rest, 1) || plan_known_subst(p, d, 1))
+        return 0;
+    /* A floor division whose numerator an input gives another way
+     * ((a * b + c) / 2 with a * b an input axis) is known. */
+    d = dim_norm(p->c, d);
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            const Factor *f = &d->t[i].f[j];
+            if (f->var ? plan_var(f->var) && plan_var(f->var)->maybe_unknown
+                       : plan_maybe_unknown(p, f->div->num) || plan_maybe_unknown(p, f->div->den))
+                return 1;
+        }
+    return 0;
 }
 
 /* Remembers that d's value is val's (an input axis, a local): an output or
@@ -142,8 +154,11 @@ static void note_known(Plan *p, Dim *d, const PVal *val)
     }
 }
 
+static int known_raw(Plan *p, Dim *d, int raw);
+
 /* Whether d is known from its variables (and known expressions inside
- * floor divisions), without splitting it. */
+ * floor divisions, split or substituted there: (a + b + 1) / 2 with a + b
+ * an input axis), without splitting d itself. */
 static int known_plain(Plan *p, Dim *d, int raw)
 {
     d = raw ? dim_norm_raw(p->c, d) : dim_norm(p->c, d);
@@ -152,7 +167,7 @@ static int known_plain(Plan *p, Dim *d, int raw)
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
-            if (f->var ? !plan_var(f->var) : !known_plain(p, f->div->num, raw) || !known_plain(p, f->div->den, raw))
+            if (f->var ? !plan_var(f->var) : !known_raw(p, f->div->num, raw) || !known_raw(p, f->div->den, raw))
                 return 0;
         }
     return 1;
