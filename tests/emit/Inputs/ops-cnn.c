@@ -1,24 +1,8 @@
 /* ops-cnn.c - the shape functions of ops-cnn.axon (spec section 5b) on
  * valid and invalid shapes: dims parameters as inputs, where clauses as
  * run-time checks (tests/emit/ops-cnn.test). */
-#include <stdio.h>
 #include "ops_cnn.h"
-
-static void show(const char *name, int st, const axon_shape *o, int nout, const axon_error *e)
-{
-    if (st) {
-        printf("%s: %s: %s\n", name, axon_status_name(st), e->message);
-        return;
-    }
-    printf("%s:", name);
-    for (int k = 0; k < nout; k++) {
-        printf(" [");
-        for (int i = 0; i < o[k].rank; i++)
-            printf("%s%lld", i ? ", " : "", (long long)o[k].dims[i]);
-        printf("]");
-    }
-    printf("\n");
-}
+#include "show-shapes.h"
 
 int main(void)
 {

@@ -1,23 +1,7 @@
 /* ops-spec.c - the shape functions of tests/check/ops-spec.axon on numbers:
  * what the signatures that spec strings spell compute (tests/emit/ops-spec.test). */
-#include <stdio.h>
 #include "ops_spec.h"
-
-static void show(const char *name, int st, const axon_shape *o, int nout, const axon_error *e)
-{
-    if (st) {
-        printf("%s: %s: %s\n", name, axon_status_name(st), e->message);
-        return;
-    }
-    printf("%s:", name);
-    for (int k = 0; k < nout; k++) {
-        printf(" [");
-        for (int i = 0; i < o[k].rank; i++)
-            printf("%s%lld", i ? ", " : "", (long long)o[k].dims[i]);
-        printf("]");
-    }
-    printf("\n");
-}
+#include "show-shapes.h"
 
 int main(void)
 {
