@@ -156,6 +156,11 @@ static void note_known(Plan *p, Dim *d, const PVal *val)
 
 static int known_raw(Plan *p, Dim *d, int raw);
 
+/* Inside floor divisions nested this deep or less a numerator is split
+ * (a deep CNN nests a pooling per stage; a few dozen at most); deeper,
+ * trying every split at every level would be cubic in the depth. */
+enum { PLAN_SPLIT_DEPTH = 32 };
+
 /* Whether d is known from its variables (and known expressions inside
  * floor divisions, split or substituted there: (a + b + 1) / 2 with a + b
  * an input axis), without splitting d itself. */
@@ -167,7 +172,9 @@ static int known_plain(Plan *p, Dim *d, int raw)
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
-            if (f->var ? !plan_var(f->var) : !known_raw(p, f->div->num, raw) || !known_raw(p, f->div->den, raw))
+            if (f->var ? !plan_var(f->var)
+                       : f->div->depth <= PLAN_SPLIT_DEPTH ? !known_raw(p, f->div->num, raw) || !known_raw(p, f->div->den, raw)
+                                                           : !known_plain(p, f->div->num, raw) || !known_plain(p, f->div->den, raw))
                 return 0;
         }
     return 1;
