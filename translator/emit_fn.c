@@ -1307,13 +1307,89 @@ static int not_exported(W *w, Loc loc, const char *why)
     return 1;
 }
 
-/* The members of P_NAME_dims: the variables the signature names. */
+/* Whether an annotation name can be a member of P_NAME_dims as it is: a
+ * C identifier that is no keyword of C, C++ or CUDA, no macro of the
+ * standard headers the header includes (all capitals are refused), and not
+ * reserved (a leading underscore). */
+static int member_ok(const char *s)
+{
+    static const char *const reserved[] = {
+        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+        "char", "class", "compl", "const", "const_cast", "constexpr", "continue", "decltype", "default", "delete",
+        "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+        "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not",
+        "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+        "reinterpret_cast", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
+        "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef",
+        "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while",
+        "xor", "xor_eq", "errno", "assert", "offsetof", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+        "uint16_t", "uint32_t", "uint64_t", "size_t", "dims", "rank",
+    };
+    if (!s || !*s || s[0] == '_' || strchr(s, '\''))
+        return 0;
+    int lower = 0;
+    for (const char *p = s; *p; p++)
+        lower |= (*p >= 'a' && *p <= 'z');
+    if (!lower || strncmp(s, "axon", 4) == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcmp(s, reserved[i]) == 0)
+            return 0;
+    return 1;
+}
+
+/* The members of P_NAME_dims, named after the function's annotation names
+ * where a size has one (spec section 8b: `dims.n`, `dims.d_model`, stable
+ * when parameters are reordered), else the letters axonc check prints; a
+ * name two variables would share, or one that is taken, goes to neither
+ * (they get letters, with _ appended while a letter is taken). */
+static const char *member_name(W *w, Symtab *hints, Symtab *taken, void *key, const char *hint, const char *letter)
+{
+    if (hint && member_ok(hint) && st_get(hints, hint) == key)
+        return hint;
+    const char *m = letter;
+    while (st_get(taken, m) && st_get(taken, m) != key)
+        m = ar_printf(w->c->arena, "%s_", m);
+    return m;
+}
+
 static void write_dims(W *w, FnCode *fc, PtrVec **lists)
 {
     Arena *a = w->c->arena;
     Namer *nm = w->p->nm;
-    Symtab seen;                /* the names written */
+    Symtab seen;                /* the variables written */
     st_init(&seen, a);
+    /* First the hints: a hint two variables have is nobody's. */
+    Symtab hints, taken;
+    st_init(&hints, a);
+    st_init(&taken, a);
+    void *const shared = &hints;
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < lists[l]->n; i++) {
+            Shape *s = shape_norm(w->c, ((PTensor *)lists[l]->items[i])->type->u.ten.shape);
+            for (uint32_t k = 0; k < s->n; k++) {
+                if (s->s[k].var) {
+                    SVar *v = s->s[k].var;
+                    if (v->hint && member_ok(v->hint)) {
+                        void *was = st_get(&hints, v->hint);
+                        st_put(&hints, v->hint, was && was != v ? shared : v);
+                    }
+                    continue;
+                }
+                Dim *d = dim_norm(w->c, s->s[k].dim);
+                for (uint32_t m = 0; m < d->nt; m++)
+                    for (uint32_t f = 0; f < d->t[m].nf; f++) {
+                        DVar *v = d->t[m].f[f].var;
+                        if (v && v->hint && member_ok(v->hint)) {
+                            void *was = st_get(&hints, v->hint);
+                            st_put(&hints, v->hint, was && was != v ? shared : v);
+                        }
+                    }
+            }
+        }
+    for (size_t i = 0; i < hints.cap; i++)
+        if (hints.e[i].key && hints.e[i].val != shared)
+            st_put(&taken, hints.e[i].key, hints.e[i].val);
     line(w, "if (dims) {");
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < lists[l]->n; i++) {
@@ -1335,10 +1411,13 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
                 }
                 for (int j = 0; j < vars.n; j++) {
                     void *key = vars.items[j];
-                    const char *name = s->s[k].var ? namer_name_of(nm, &((SVar *)key)->stamp, &((SVar *)key)->mark)
-                                                   : namer_name_of(nm, &((DVar *)key)->stamp, &((DVar *)key)->mark);
-                    if (st_put(&seen, name, key))   /* a variable's name is its own */
+                    const char *letter = s->s[k].var ? namer_name_of(nm, &((SVar *)key)->stamp, &((SVar *)key)->mark)
+                                                     : namer_name_of(nm, &((DVar *)key)->stamp, &((DVar *)key)->mark);
+                    if (st_put(&seen, letter, key))   /* a variable's name is its own */
                         continue;
+                    const char *name = member_name(w, &hints, &taken, key,
+                                                   s->s[k].var ? ((SVar *)key)->hint : ((DVar *)key)->hint, letter);
+                    st_put(&taken, name, key);
                     if (s->s[k].var) {
                         SVar *v = key;
                         buf_printf(&fc->dims, "    axon_shape %s;\n", name);

@@ -28,7 +28,7 @@ static int show(axon_shape in[kws_kws_NUM_INPUTS])
         print_tensor("temp", kws_kws_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
     }
-    printf("  dims   a=%lld b=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b);
+    printf("  dims   b=%lld t=%lld\n", (long long)plan.dims.b, (long long)plan.dims.t);
     void *buf = malloc((size_t)total);
     printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
     free(buf);

@@ -37,11 +37,11 @@ int main(void)
     /* The cell's intermediates are per step, inside the loop: none here. */
     for (int i = 0; i < lstm_lstm_NUM_TEMPS; i++)
         print_tensor("temp", lstm_lstm_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-    printf("  dims   a=%lld b=%lld c=%lld d=%lld (steps, batch, features, hidden)\n",
-           (long long)plan.dims.a, (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d);
-    printf("         e=%lld f=%lld g=%lld h=%lld i=%lld j=%lld k=%lld l=%lld (gate widths)\n",
+    printf("  dims   n=%lld b=%lld d=%lld k=%lld (steps, batch, features, hidden)\n",
+           (long long)plan.dims.n, (long long)plan.dims.b, (long long)plan.dims.d, (long long)plan.dims.k);
+    printf("         e=%lld f=%lld g=%lld h=%lld i=%lld j=%lld k_=%lld l=%lld (gate widths)\n",
            (long long)plan.dims.e, (long long)plan.dims.f, (long long)plan.dims.g, (long long)plan.dims.h,
-           (long long)plan.dims.i, (long long)plan.dims.j, (long long)plan.dims.k, (long long)plan.dims.l);
+           (long long)plan.dims.i, (long long)plan.dims.j, (long long)plan.dims.k_, (long long)plan.dims.l);
 
     void *buf[lstm_lstm_NUM_OUTPUTS];
     int64_t total = 0;

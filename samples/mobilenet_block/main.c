@@ -28,8 +28,8 @@ static int show(axon_shape in[mobilenet_block_sep_NUM_INPUTS])
         print_tensor("temp", mobilenet_block_sep_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
     }
-    printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld f=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
-           (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e, (long long)plan.dims.f);
+    printf("  dims   n=%lld h=%lld w=%lld k=%lld s1=%lld s2=%lld\n", (long long)plan.dims.n, (long long)plan.dims.h,
+           (long long)plan.dims.w, (long long)plan.dims.k, (long long)plan.dims.s1, (long long)plan.dims.s2);
     void *buf = malloc((size_t)total);
     printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
     free(buf);

@@ -36,8 +36,8 @@ int main(void)
         print_tensor("output", outputs[i], &plan.out[i], plan.out_elements[i], plan.out_bytes[i]);
     for (int i = 0; i < rnn_model_NUM_TEMPS; i++)
         print_tensor("temp", rnn_model_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-    printf("  dims   a=%lld b=%lld c=%lld d=%lld (batch, hidden, steps, features)\n", (long long)plan.dims.a,
-           (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d);
+    printf("  dims   b=%lld k=%lld n=%lld i=%lld (batch, hidden, steps, features)\n", (long long)plan.dims.b,
+           (long long)plan.dims.k, (long long)plan.dims.n, (long long)plan.dims.i);
 
     void *buf[rnn_model_NUM_OUTPUTS];
     int64_t total = 0;

@@ -33,8 +33,8 @@ int main(void)
         print_tensor("temp", unet_step_unet_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
     }
-    printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
-           (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e);
+    printf("  dims   n=%lld c=%lld h=%lld w=%lld m=%lld\n", (long long)plan.dims.n, (long long)plan.dims.c,
+           (long long)plan.dims.h, (long long)plan.dims.w, (long long)plan.dims.m);
     void *buf = malloc((size_t)total);
     printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
     free(buf);

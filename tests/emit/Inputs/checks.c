@@ -146,10 +146,11 @@ int main(void)
     EXPECT_INT(plan.tmp_bytes[0], 32 * 128 * 4);
     EXPECT_INT(plan.out_elements[0], 320);
     EXPECT_INT(plan.out_bytes[0], 1280);
-    EXPECT_INT(plan.dims.a, 32);
-    EXPECT_INT(plan.dims.b, 784);
-    EXPECT_INT(plan.dims.c, 128);
-    EXPECT_INT(plan.dims.d, 10);
+    /* dims are named after the annotation names (spec section 8b) */
+    EXPECT_INT(plan.dims.b, 32);
+    EXPECT_INT(plan.dims.d, 784);
+    EXPECT_INT(plan.dims.h, 128);
+    EXPECT_INT(plan.dims.o, 10);
     in[0] = SHAPE(1LL << 40, 784);
     in[3] = SHAPE(128, 1LL << 40);
     {

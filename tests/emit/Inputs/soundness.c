@@ -96,7 +96,7 @@ int main(void)
     soundness_square_plan plan;
     in[0] = SHAPE(16);
     EXPECT_INT(soundness_square_prepare(in, &plan, &err), AXON_OK);
-    EXPECT_INT(plan.dims.a, 4);
+    EXPECT_INT(plan.dims.n, 4);
     in[0] = SHAPE(5);
     BAD(square, AXON_ERR_DIVISIBILITY);
     EXPECT_STR(err.message, "soundness.axon:16:23: argument 1 (x) axis 0 is 5, which is not of the form a * a for a whole a");
