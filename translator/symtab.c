@@ -1,5 +1,5 @@
 /* symtab.c - open addressing with linear probing.  Each slot holds the
- * key's hash (FNV-1a, mixed), the key and the value side by side, so a probe reads
+ * key's FNV-1a hash, the key and the value side by side, so a probe reads
  * one cache line and compares strings only when the hashes agree; the table
  * doubles at half load (old tables stay in the arena until it is freed, so
  * a caller that knows how many keys are coming reserves room at once). */
@@ -14,14 +14,6 @@ static uint64_t hash(const char *s)
         h ^= (unsigned char)*s;
         h *= 1099511628211ull;
     }
-    /* FNV-1a's low bits cluster on names that differ only at the end
-     * (w1, w2, ...); the slot comes from the low bits, so mix (the
-     * finaliser of splitmix64). */
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 31;
     return h;
 }
 
@@ -54,19 +46,17 @@ void *st_get(const Symtab *t, const char *key)
  * stored hashes: the keys themselves are not read. */
 static void rehash(Symtab *t, size_t cap)
 {
-    {
-        SymEntry *e = ar_alloc(t->a, sizeof(SymEntry) * cap);
-        for (size_t i = 0; i < t->cap; i++) {
-            if (!t->e[i].key)
-                continue;
-            size_t j = (size_t)(t->e[i].hash & (cap - 1));
-            while (e[j].key)
-                j = (j + 1) & (cap - 1);
-            e[j] = t->e[i];
-        }
-        t->e = e;
-        t->cap = cap;
+    SymEntry *e = ar_alloc(t->a, sizeof(SymEntry) * cap);
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->e[i].key)
+            continue;
+        size_t j = (size_t)(t->e[i].hash & (cap - 1));
+        while (e[j].key)
+            j = (j + 1) & (cap - 1);
+        e[j] = t->e[i];
     }
+    t->e = e;
+    t->cap = cap;
 }
 
 void st_reserve(Symtab *t, size_t n)
