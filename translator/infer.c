@@ -316,13 +316,11 @@ static const Scheme *spec_scheme(Inf *in, const char *op, Expr *spec)
     if (c->diag->errors != errors || p->items.n != 1)
         type_error(c, spec->loc, "internal error: the spec's signature '%s' does not parse", sig);
     Item *it = p->items.items[0];
-    int saved = c->level;
     enter_level(c);
     Scope sc = { { 0 }, c->level, NULL };
     Type *t = elab_type(c, &sc, it->type, OW_SIG, op);
     leave_level(c);
     s = generalize(c, t);
-    c->level = saved;
     st_put(&in->specs, key, s);
     return s;
 }
@@ -509,10 +507,7 @@ static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w)
     Dim *l = elab_dim_in(c, sc, w->l, OW_SIG, who);
     Dim *r = elab_dim_in(c, sc, w->r, OW_SIG, who);
     if (w->op == '=') {
-        Shape *ls = shape_new(c, 1, o), *rs = shape_new(c, 1, o);
-        ls->s[0].dim = l;
-        rs->s[0].dim = r;
-        unify_type(c, type_tensor(c, elem_prim(c, EL_DIMS, o), ls, o), type_tensor(c, elem_prim(c, EL_DIMS, o), rs, o), o);
+        unify_dim(c, l, r, o);
     } else {
         Dim *d = dim_sub(c, r, l, o);
         if (c->overflow) {

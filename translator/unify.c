@@ -605,3 +605,11 @@ void unify_type(Ctx *c, Type *expected, Type *actual, const Origin *why)
     if (!c->draining)
         solve_drain(c);
 }
+
+void unify_dim(Ctx *c, Dim *expected, Dim *actual, const Origin *why)
+{
+    Site s = site_of(why);
+    u_dim(c, expected, actual, &s);
+    if (!c->draining)
+        solve_drain(c);
+}
