@@ -1353,44 +1353,21 @@ static const char *member_name(W *w, Symtab *hints, Symtab *taken, void *key, co
     return m;
 }
 
+typedef struct Member {     /* a member of P_NAME_dims */
+    void *var;              /* SVar* (shape) or DVar* */
+    int shape;
+    const char *letter;     /* as axonc check prints it */
+    const char *hint;       /* its annotation name, or NULL */
+} Member;
+
 static void write_dims(W *w, FnCode *fc, PtrVec **lists)
 {
     Arena *a = w->c->arena;
     Namer *nm = w->p->nm;
-    Symtab seen;                /* the variables written */
+    /* The variables the signature names, in order, once each. */
+    Symtab seen;
     st_init(&seen, a);
-    /* First the hints: a hint two variables have is nobody's. */
-    Symtab hints, taken;
-    st_init(&hints, a);
-    st_init(&taken, a);
-    void *const shared = &hints;
-    for (int l = 0; l < 3; l++)
-        for (int i = 0; i < lists[l]->n; i++) {
-            Shape *s = shape_norm(w->c, ((PTensor *)lists[l]->items[i])->type->u.ten.shape);
-            for (uint32_t k = 0; k < s->n; k++) {
-                if (s->s[k].var) {
-                    SVar *v = s->s[k].var;
-                    if (v->hint && member_ok(v->hint)) {
-                        void *was = st_get(&hints, v->hint);
-                        st_put(&hints, v->hint, was && was != v ? shared : v);
-                    }
-                    continue;
-                }
-                Dim *d = dim_norm(w->c, s->s[k].dim);
-                for (uint32_t m = 0; m < d->nt; m++)
-                    for (uint32_t f = 0; f < d->t[m].nf; f++) {
-                        DVar *v = d->t[m].f[f].var;
-                        if (v && v->hint && member_ok(v->hint)) {
-                            void *was = st_get(&hints, v->hint);
-                            st_put(&hints, v->hint, was && was != v ? shared : v);
-                        }
-                    }
-            }
-        }
-    for (size_t i = 0; i < hints.cap; i++)
-        if (hints.e[i].key && hints.e[i].val != shared)
-            st_put(&taken, hints.e[i].key, hints.e[i].val);
-    line(w, "if (dims) {");
+    PtrVec members = { 0 };
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < lists[l]->n; i++) {
             Shape *s = shape_norm(w->c, ((PTensor *)lists[l]->items[i])->type->u.ten.shape);
@@ -1410,31 +1387,58 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
                         }
                 }
                 for (int j = 0; j < vars.n; j++) {
-                    void *key = vars.items[j];
-                    const char *letter = s->s[k].var ? namer_name_of(nm, &((SVar *)key)->stamp, &((SVar *)key)->mark)
-                                                     : namer_name_of(nm, &((DVar *)key)->stamp, &((DVar *)key)->mark);
-                    if (st_put(&seen, letter, key))   /* a variable's name is its own */
-                        continue;
-                    const char *name = member_name(w, &hints, &taken, key,
-                                                   s->s[k].var ? ((SVar *)key)->hint : ((DVar *)key)->hint, letter);
-                    st_put(&taken, name, key);
-                    if (s->s[k].var) {
-                        SVar *v = key;
-                        buf_printf(&fc->dims, "    axon_shape %s;\n", name);
-                        if (plan_run(v)) {
-                            line(w, "    dims->%s.rank = 0;", name);
-                            line(w, "    (void)axon__append(&dims->%s, %s, %s);", name, run_p(w, v), run_n(w, v));
-                        } else {
-                            line(w, "    dims->%s.rank = -1;", name);
-                        }
+                    Member *mb = ar_alloc(a, sizeof *mb);
+                    mb->var = vars.items[j];
+                    mb->shape = s->s[k].var != NULL;
+                    if (mb->shape) {
+                        SVar *v = mb->var;
+                        mb->letter = namer_name_of(nm, &v->stamp, &v->mark);
+                        mb->hint = v->hint;
                     } else {
-                        DVar *v = key;
-                        buf_printf(&fc->dims, "    int64_t %s;\n", name);
-                        line(w, "    dims->%s = %s;", name, plan_var(v) ? plan_var(v)->local : "AXON_DIM_UNKNOWN");
+                        DVar *v = mb->var;
+                        mb->letter = namer_name_of(nm, &v->stamp, &v->mark);
+                        mb->hint = v->hint;
                     }
+                    if (!st_put(&seen, mb->letter, mb->var))   /* a variable's name is its own */
+                        pv_push(a, &members, mb);
                 }
             }
         }
+    /* The hints: one two members have is neither's. */
+    Symtab hints, taken;
+    st_init(&hints, a);
+    st_init(&taken, a);
+    void *const shared = &hints;
+    for (int i = 0; i < members.n; i++) {
+        const Member *mb = members.items[i];
+        if (mb->hint && member_ok(mb->hint)) {
+            void *was = st_get(&hints, mb->hint);
+            st_put(&hints, mb->hint, was && was != mb->var ? shared : mb->var);
+        }
+    }
+    for (size_t i = 0; i < hints.cap; i++)
+        if (hints.e[i].key && hints.e[i].val != shared)
+            st_put(&taken, hints.e[i].key, hints.e[i].val);
+    line(w, "if (dims) {");
+    for (int i = 0; i < members.n; i++) {
+        const Member *mb = members.items[i];
+        const char *name = member_name(w, &hints, &taken, mb->var, mb->hint, mb->letter);
+        st_put(&taken, name, mb->var);
+        if (mb->shape) {
+            SVar *v = mb->var;
+            buf_printf(&fc->dims, "    axon_shape %s;\n", name);
+            if (plan_run(v)) {
+                line(w, "    dims->%s.rank = 0;", name);
+                line(w, "    (void)axon__append(&dims->%s, %s, %s);", name, run_p(w, v), run_n(w, v));
+            } else {
+                line(w, "    dims->%s.rank = -1;", name);
+            }
+        } else {
+            DVar *v = mb->var;
+            buf_printf(&fc->dims, "    int64_t %s;\n", name);
+            line(w, "    dims->%s = %s;", name, plan_var(v) ? plan_var(v)->local : "AXON_DIM_UNKNOWN");
+        }
+    }
     line(w, "}");
 }
 
