@@ -107,38 +107,37 @@ const PVal *plan_known(Plan *p, Dim *d)
     return v && v->since <= p->at ? v : NULL;
 }
 
-int plan_unknown_vars(Plan *p, Dim *d)
+/* Whether a variable of d may be AXON_DIM_UNKNOWN.  With splits, a part
+ * an input gives another way does not count: d itself as c * K + rest or
+ * with a known product standing in, and the same inside floor divisions
+ * ((a * b + c) / 2 with a * b an input axis). */
+static int unknown_in(Plan *p, Dim *d, int splits)
 {
     d = dim_norm(p->c, d);
     if (plan_known(p, d))
         return 0;
-    for (uint32_t i = 0; i < d->nt; i++)
-        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+    int any = 0;
+    for (uint32_t i = 0; i < d->nt && !any; i++)
+        for (uint32_t j = 0; j < d->t[i].nf && !any; j++) {
             const Factor *f = &d->t[i].f[j];
-            if (f->var ? plan_var(f->var) && plan_var(f->var)->maybe_unknown
-                       : plan_unknown_vars(p, f->div->num) || plan_unknown_vars(p, f->div->den))
-                return 1;
+            any = f->var ? plan_var(f->var) && plan_var(f->var)->maybe_unknown
+                         : unknown_in(p, f->div->num, splits) || unknown_in(p, f->div->den, splits);
         }
-    return 0;
+    if (!any || !splits)
+        return any;
+    int64_t c;
+    Dim *rest;
+    return !plan_known_split(p, d, &c, &rest, 1) && !plan_known_subst(p, d, 1);
+}
+
+int plan_unknown_vars(Plan *p, Dim *d)
+{
+    return unknown_in(p, d, 0);
 }
 
 int plan_maybe_unknown(Plan *p, Dim *d)
 {
-    int64_t c;
-    Dim *rest;
-    if (!plan_unknown_vars(p, d) || plan_known_split(p, d, &c, &rest, 1) || plan_known_subst(p, d, 1))
-        return 0;
-    /* A floor division whose numerator an input gives another way
-     * ((a * b + c) / 2 with a * b an input axis) is known. */
-    d = dim_norm(p->c, d);
-    for (uint32_t i = 0; i < d->nt; i++)
-        for (uint32_t j = 0; j < d->t[i].nf; j++) {
-            const Factor *f = &d->t[i].f[j];
-            if (f->var ? plan_var(f->var) && plan_var(f->var)->maybe_unknown
-                       : plan_maybe_unknown(p, f->div->num) || plan_maybe_unknown(p, f->div->den))
-                return 1;
-        }
-    return 0;
+    return unknown_in(p, d, 1);
 }
 
 /* Remembers that d's value is val's (an input axis, a local): an output or

@@ -83,32 +83,30 @@ static int operand(SpecParse *sp, size_t *i, int output, Operand *o)
     }
 }
 
+/* labels[from, to) as one atom [L_a, L_b, 1], after " @ " unless first. */
+static void labels_text(Buf *b, const char *labels, int from, int to, int *atoms)
+{
+    if (from == to)
+        return;
+    buf_printf(b, "%s[", (*atoms)++ ? " @ " : "");
+    for (int k = from; k < to; k++) {
+        if (labels[k] == '1')
+            buf_printf(b, "%s1", k > from ? ", " : "");
+        else
+            buf_printf(b, "%sL_%c", k > from ? ", " : "", labels[k]);
+    }
+    buf_putc(b, ']');
+}
+
 /* The shape of an operand as type text: [L_a, L_b] @ e1 @ [L_c]. */
 static void shape_text(Buf *b, const Operand *o, const char *ell)
 {
     int atoms = 0;
-    for (int part = 0; part < 3; part++) {
-        int from = part == 0 ? 0 : part == 2 ? (o->ellipsis >= 0 ? o->ellipsis : o->n) : 0;
-        int to = part == 0 ? (o->ellipsis >= 0 ? o->ellipsis : o->n) : o->n;
-        if (part == 1) {
-            if (o->ellipsis < 0)
-                continue;
-            buf_printf(b, "%s%s", atoms++ ? " @ " : "", ell);
-            continue;
-        }
-        if (part == 2 && o->ellipsis < 0)
-            continue;
-        if (from == to)
-            continue;
-        buf_printf(b, "%s[", atoms++ ? " @ " : "");
-        for (int k = from; k < to; k++) {
-            char ch = o->labels[k];
-            if (ch == '1')
-                buf_printf(b, "%s1", k > from ? ", " : "");
-            else
-                buf_printf(b, "%sL_%c", k > from ? ", " : "", ch);
-        }
-        buf_putc(b, ']');
+    int cut = o->ellipsis >= 0 ? o->ellipsis : o->n;
+    labels_text(b, o->labels, 0, cut, &atoms);
+    if (o->ellipsis >= 0) {
+        buf_printf(b, "%s%s", atoms++ ? " @ " : "", ell);
+        labels_text(b, o->labels, cut, o->n, &atoms);
     }
     if (!atoms)
         buf_puts(b, "[]");
