@@ -60,20 +60,21 @@ def gen_params(n, w):
     w(") {\n  p0\n};\n")
 
 
-def gen_bcast(n, w):
+def gen_chain(n, w, var, step):
+    # N parameters folded left: v1 = step(p0, p1), v2 = step(v1, p2), ...
     w("f = fn (%s) {\n" % ", ".join("p%d" % i for i in range(n + 1)))
-    w("  s1 = p0 + p1;\n")
+    w("  %s1 = %s;\n" % (var, step("p0", "p1")))
     for i in range(2, n + 1):
-        w("  s%d = s%d + p%d;\n" % (i, i - 1, i))
-    w("  s%d\n};\n" % n)
+        w("  %s%d = %s;\n" % (var, i, step("%s%d" % (var, i - 1), "p%d" % i)))
+    w("  %s%d\n};\n" % (var, n))
+
+
+def gen_bcast(n, w):
+    gen_chain(n, w, "s", lambda a, b: "%s + %s" % (a, b))
 
 
 def gen_concat(n, w):
-    w("f = fn (%s) {\n" % ", ".join("p%d" % i for i in range(n + 1)))
-    w("  c1 = concat(p0, p1);\n")
-    for i in range(2, n + 1):
-        w("  c%d = concat(c%d, p%d);\n" % (i, i - 1, i))
-    w("  c%d\n};\n" % n)
+    gen_chain(n, w, "c", lambda a, b: "concat(%s, %s)" % (a, b))
 
 
 def gen_nest_expr(n, w):
