@@ -91,6 +91,7 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 %token WHERE "where"
 %token <str> STRING "string"
 %token LE "<="
+%token <str> SHAPEFN "elements or rank"
 
 %type <expr> expr postfix primary fnexpr arg exprlist_expr
 %type <vec> args exprlist params stmts types shapes dims where_opt clauses
@@ -188,6 +189,7 @@ arg
 /* primary := name | literal | ( expr ) | ( expr, expr, ... ) | fn */
 primary
     : IDENT                     { $$ = ast_expr(A, EX_NAME, @$); $$->name = $1; }
+    | SHAPEFN                   { $$ = ast_expr(A, EX_NAME, @$); $$->name = $1; }
     | INT                       { $$ = ast_expr(A, EX_INT, @$); $$->u.ival = $1; }
     | FLOAT                     { $$ = ast_expr(A, EX_FLOAT, @$); $$->u.fval = $1; }
     | INF                       { $$ = ast_expr(A, EX_FLOAT, @$); $$->name = "inf"; }
@@ -347,7 +349,8 @@ clause
 
 /* dim := dim (+|-|*|/) dim | integer | name | * | ? | ( dim )
  *      | (op dim dim)          the paper's prefix form, e.g. (* 2 m)
- *      | broadcast(dim, ...) */
+ *      | broadcast(dim, ...)
+ *      | elements(shape) | rank(shape)     spec section 5b */
 dims
     : dim                       { $$ = vec_of(P, $1); }
     | dims ',' dim              { $$ = $1; pv_push(A, $$, $3); }
@@ -367,6 +370,11 @@ dprim
             $$ = ast_dim(A, DX_BCAST, @$); $$->name = $1; $$->args = take(P, $3);
             for (int i = 0; i < $3->n; i++) AST_DEEPER($$, (DExpr *)$3->items[i]);
             parse_check_depth(P, $$->depth, @$);
+        }
+    | SHAPEFN '(' shape ')'
+        {
+            $$ = ast_dim(A, $1[0] == 'e' ? DX_ELEMS : DX_RANK, @$); $$->shape = $3;
+            AST_DEEPER($$, $3); parse_check_depth(P, $$->depth, @$);
         }
     ;
 /* Operands of the prefix form: no bare `*` (it would read as the operator). */
@@ -520,7 +528,7 @@ int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct Parser 
     if (expr_start) {
         int k = 0;
         for (int i = 0; i < n; i++)
-            if (exp[i] != YYSYMBOL_FN && exp[i] != YYSYMBOL_IDENT && exp[i] != YYSYMBOL_INT &&
+            if (exp[i] != YYSYMBOL_FN && exp[i] != YYSYMBOL_IDENT && exp[i] != YYSYMBOL_SHAPEFN && exp[i] != YYSYMBOL_INT &&
                 exp[i] != YYSYMBOL_FLOAT && exp[i] != YYSYMBOL_INF && exp[i] != YYSYMBOL_STRING &&
                 strcmp(yysymbol_name(exp[i]), "'('") != 0 && strcmp(yysymbol_name(exp[i]), "'-'") != 0 &&
                 strcmp(yysymbol_name(exp[i]), "'['") != 0)

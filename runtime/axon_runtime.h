@@ -166,6 +166,13 @@ AXON_FN int64_t axon__mul(int64_t a, int64_t b, int *bad)
     return a * b;
 }
 
+/* The first factor of a product, 0 when another factor is 0 (so that the
+ * product is 0 without a partial product that overflows). */
+AXON_FN int64_t axon__guard(int64_t first, int zero)
+{
+    return zero ? 0 : first;
+}
+
 AXON_FN int64_t axon__div(int64_t a, int64_t b, int *bad)
 {
     if (b == 0 || (a == INT64_MIN && b == -1)) {
@@ -284,6 +291,29 @@ AXON_FN int axon__append(axon_shape *s, const int64_t *p, int n)
     for (int i = 0; i < n; i++)
         s->dims[s->rank++] = p[i];
     return 0;
+}
+
+/* The product of n sizes (elements(s) of a plan): AXON_DIM_UNKNOWN where
+ * one is unknown, 0 where one is 0 (however large the others); *bad set
+ * when it overflows int64. */
+AXON_FN int64_t axon__prod(const int64_t *p, int n, int *bad)
+{
+    int64_t r = 1;
+    int unknown = 0, zero = 0, over = 0;
+    for (int i = 0; i < n; i++) {
+        if (p[i] < 0)
+            unknown = 1;
+        else if (p[i] == 0)
+            zero = 1;
+        else
+            r = axon__mul(r, p[i], &over);
+    }
+    if (zero)
+        return 0;
+    if (unknown)
+        return AXON_DIM_UNKNOWN;
+    *bad |= over;
+    return r;
 }
 
 /* Element and byte counts of s (elements of elem_size bytes): -1 each when a

@@ -30,7 +30,9 @@ typedef enum {
     DX_RAGGED,   /* *  (variable / ragged dimension) */
     DX_DYN,      /* ?  (known only at run time) */
     DX_BIN,      /* d1 op d2, infix or the paper's prefix form */
-    DX_BCAST     /* broadcast(d1, d2, ...) */
+    DX_BCAST,    /* broadcast(d1, d2, ...) */
+    DX_ELEMS,    /* elements(shape): the product of its sizes (spec section 5b) */
+    DX_RANK      /* rank(shape): its number of axes */
 } DExprKind;
 
 struct DExpr {
@@ -42,6 +44,7 @@ struct DExpr {
     char op;               /* '+', '-', '*', '/' */
     DExpr *l, *r;
     PtrVec args;           /* DExpr*, for DX_BCAST */
+    SExpr *shape;          /* DX_ELEMS, DX_RANK */
 };
 
 typedef enum {

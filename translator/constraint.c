@@ -33,6 +33,8 @@ Constraint *cons_new(Ctx *c, CKind kind, const Origin *why)
     k->kind = kind;
     k->why = why;
     k->id = ++c->next_id;
+    if (why && why->clause && kind != C_NONNEG)
+        k->clause = why->clause;    /* (a `<=` clause sets its own, with clause_diff) */
     return k;
 }
 
@@ -136,6 +138,14 @@ static void cons_visit(Ctx *c, Constraint *k, const Visitor *v)
         break;
     case C_FITS:
         visit_dim(c, k->l, v, 0);
+        break;
+    case C_ELEMS:
+    case C_RANK:
+        visit_shape(c, k->sl, v);
+        if (k->dres->link)
+            visit_dim(c, k->dres->link, v, 0);
+        else
+            v->dvar(c, k->dres, v->arg);
         break;
     }
 }
@@ -548,6 +558,144 @@ static void examine_bcast_shape(Ctx *c, Constraint *k)
     u_shape(c, shape_of_var(c, k->sres, k->why), shape_concat(c, prefix, tail, k->why), &site);
 }
 
+/* ---- elements(s) and rank(s) --------------------------------------- */
+
+/* Spec section 5b, expanding as s becomes known:
+ *   elements([]) = 1    elements([n] @ s) = n * elements(s)
+ *   rank([]) = 0        rank([n] @ s) = 1 + rank(s)
+ *   elements(s1 @ s2) = elements(s1) * elements(s2), rank alike
+ * A shape variable's count is a variable that its C_ELEMS / C_RANK
+ * defines (printed `elements(s)`), made at the shape variable's level.
+ * elements of a shape with a ragged size (`*`) is ragged. */
+enum { RANK_FIX_MAX = 1 << 16 };   /* rank(p) = k makes k sizes: at most this */
+
+static Dim *count_of_var(Ctx *c, CKind kind, SVar *v, const Origin *why)
+{
+    Constraint *k = cons_new(c, kind, why);
+    int saved = c->level;
+    if (v->level != GENERIC && v->level < c->level)
+        c->level = v->level;
+    k->dres = dvar_new(c, NULL);
+    k->dres->def = k;
+    k->sl = shape_of_var(c, v, why);
+    Dim *r = dim_of_var(c, k->dres, why);
+    cons_add(c, k);
+    c->level = saved;
+    return r;
+}
+
+static Dim *shape_count(Ctx *c, CKind kind, Shape *s, const Origin *why)
+{
+    s = shape_norm(c, s);
+    Dim *r = dim_const(c, kind == C_ELEMS ? 1 : 0, why);
+    for (uint32_t i = 0; i < s->n; i++) {
+        Seg *g = &s->s[i];
+        if (kind == C_RANK) {
+            r = dim_add(c, r, g->var ? count_of_var(c, kind, g->var, why) : dim_const(c, 1, why), why);
+            continue;
+        }
+        Dim *d = g->var ? count_of_var(c, kind, g->var, why) : dim_norm(c, g->dim);
+        if (d->ragged || r->ragged) {
+            r = dim_ragged(c, why);
+            continue;
+        }
+        r = dim_mul(c, r, d, why);
+    }
+    return r;
+}
+
+Dim *dim_elements(Ctx *c, Shape *s, const Origin *why) { return shape_count(c, C_ELEMS, s, why); }
+Dim *dim_rank(Ctx *c, Shape *s, const Origin *why) { return shape_count(c, C_RANK, s, why); }
+
+/* rank(p) = k with k known: p is k fresh sizes. */
+static void fix_rank(Ctx *c, Constraint *k, SVar *v, int64_t r, const Site *site)
+{
+    Namer nm;
+    namer_init(&nm, c, 1);
+    const char *sv = pr_shape_str(&nm, k->sl);
+    if (r < 0)
+        type_error(c, k->why->loc, "%s: rank(%s) would be %lld, but a rank is at least 0", origin_text(c, k->why),
+                   sv, (long long)r);
+    if (r > RANK_FIX_MAX)
+        type_error(c, k->why->loc, "%s: rank(%s) would be %lld, more axes than axonc supports (%d)",
+                   origin_text(c, k->why), sv, (long long)r, RANK_FIX_MAX);
+    int saved = c->level;
+    if (v->level != GENERIC && v->level < c->level)
+        c->level = v->level;
+    Shape *fresh = shape_new(c, (uint32_t)r, k->why);
+    for (uint32_t i = 0; i < (uint32_t)r; i++)
+        fresh->s[i].dim = dim_of_var(c, dvar_new(c, NULL), k->why);
+    c->level = saved;
+    finish(c, k);
+    u_shape(c, shape_of_var(c, v, k->why), fresh, site);
+}
+
+/* "reshape: the clause `where elements(a) = elements(b)` does not hold:
+ * elements([6, 4]) is 24, expected 25", and where the shape came from. */
+static AX_NORETURN void err_count(Ctx *c, Constraint *k, Shape *s, int64_t have, int64_t want)
+{
+    Namer nm;
+    namer_init(&nm, c, 1);
+    const char *st = pr_shape_str(&nm, s);
+    const char *fn = k->kind == C_ELEMS ? "elements" : "rank";
+    if (k->clause)
+        diag_error(c->diag, k->why->loc, "%s: the clause `where %s` does not hold: %s(%s) is %lld, expected %lld",
+                   origin_text(c, k->why), k->clause, fn, st, (long long)have, (long long)want);
+    else
+        diag_error(c->diag, k->why->loc, "%s: %s(%s) is %lld, expected %lld", origin_text(c, k->why), fn, st,
+                   (long long)have, (long long)want);
+    note_origin(c, st, s->origin);
+    abandon(c);
+}
+
+static void examine_count(Ctx *c, Constraint *k)
+{
+    Site site = site_of(k->why);
+    Shape *s = shape_norm(c, k->sl);
+    if (s->n == 1 && s->s[0].var) {
+        SVar *v = s->s[0].var;
+        int64_t r;
+        if (k->kind == C_RANK && dim_is_const(dim_norm(c, dim_of_var(c, k->dres, k->why)), &r)) {
+            fix_rank(c, k, v, r, &site);
+            return;
+        }
+        /* The same count of the same variable, made elsewhere: the two
+         * results are equal and one constraint is enough (templates of a
+         * scheme excepted, as for broadcasts). */
+        for (Watch *w = v->watch; w && !k->templ; w = w->next) {
+            Constraint *o = w->c;
+            if (o == k || o->done || o->kind != k->kind || o->templ)
+                continue;
+            Shape *os = shape_norm(c, o->sl);
+            if (os->n == 1 && os->s[0].var == v) {
+                finish(c, k);
+                Dim *od = dim_norm(c, dim_of_var(c, o->dres, o->why));
+                if (!k->dres->link && !dim_mentions(od, k->dres))   /* k's variable now stands for o's */
+                    bind_dvar(c, k->dres, od, k->why);
+                else
+                    u_dim(c, dim_of_var(c, o->dres, o->why), dim_of_var(c, k->dres, k->why), &site);
+                return;
+            }
+        }
+        k->sl = s;
+        watch_cons(c, k);
+        return;
+    }
+    Dim *val = shape_count(c, k->kind, s, k->why);
+    check_overflow(c, &site);
+    int64_t have, want;
+    if (k->dres->link && dim_is_const(dim_norm(c, val), &have) &&
+        dim_is_const(dim_norm(c, dim_of_var(c, k->dres, k->why)), &want) && have != want)
+        err_count(c, k, s, have, want);
+    finish(c, k);
+    /* A definition is replaced by its value (not the other way round, as
+     * unifying two variables might: the value's own counts survive). */
+    if (!k->dres->link && !dim_mentions(dim_norm(c, val), k->dres))
+        bind_dvar(c, k->dres, val, k->why);
+    else
+        u_dim(c, dim_of_var(c, k->dres, k->why), val, &site);
+}
+
 /* ---- the other constraints ----------------------------------------- */
 
 void record_dyn(Ctx *c, DVar *v, Dim *val, const Origin *why)
@@ -713,6 +861,10 @@ static void examine(Ctx *c, Constraint *k)
         break;
     case C_BCAST_SHAPE:
         examine_bcast_shape(c, k);
+        break;
+    case C_ELEMS:
+    case C_RANK:
+        examine_count(c, k);
         break;
     }
 }

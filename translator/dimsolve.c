@@ -37,14 +37,25 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 }
 
 /* Priority for being bound: `?` variables first (the other name survives),
- * then plain variables, broadcast results last -- unless the other variable
- * occurs in the broadcast's operands, then the broadcast result goes. */
+ * then the variables standing for elements(s) or rank(s) (so that a
+ * clause `rank(p) = k` keeps k and prints as written), then plain
+ * variables, broadcast results last -- unless the other variable occurs in
+ * the broadcast's operands, then the broadcast result goes. */
+static int bind_rank(int dyn, const Constraint *def, int in_def)
+{
+    if (dyn)
+        return 0;
+    if (!def || def->done)
+        return 2;
+    if (def->kind == C_ELEMS || def->kind == C_RANK)
+        return 1;
+    return in_def ? 0 : 3;
+}
+
 int bind_first(uint32_t id1, int dyn1, const Constraint *def1, int in_def1,
                uint32_t id2, int dyn2, const Constraint *def2, int in_def2)
 {
-    int live1 = def1 && !def1->done, live2 = def2 && !def2->done;
-    int rank1 = dyn1 ? 0 : live1 ? (in_def1 ? 0 : 2) : 1;
-    int rank2 = dyn2 ? 0 : live2 ? (in_def2 ? 0 : 2) : 1;
+    int rank1 = bind_rank(dyn1, def1, in_def1), rank2 = bind_rank(dyn2, def2, in_def2);
     if (rank1 != rank2)
         return rank1 < rank2;
     return id1 > id2;            /* the newer variable goes */

@@ -5,6 +5,7 @@
  *         elem shape      elem: a prim or an element variable (t)
  *   shape a1 @ a2 ...     atoms: [d, ...], a shape variable, broadcast(s, ...)
  *   dim   integer | name | * | ? | d op d | broadcast(d, ...)
+ *         | elements(shape) | rank(shape)     (spec section 5b)
  * A dimension written with a minus must stay >= 0 (spec section 4): that
  * becomes a C_NONNEG constraint, checked as soon as it is known and at run
  * time otherwise.
@@ -34,6 +35,7 @@ typedef struct Elab {
     Scope *sc;
     OriginKind kind;
     const char *what;
+    int clause;           /* a `where` clause: `?` is the annotations' one */
 } Elab;
 
 static const Origin *at(Elab *e, Loc loc)
@@ -125,6 +127,8 @@ static void check_broadcast_name(Elab *e, const char *name, Loc loc)
         type_error(e->c, loc, "unknown shape function '%s' (only broadcast(...) may appear in a type)", name);
 }
 
+static Shape *elab_shape(Elab *e, SExpr *s);
+
 static Dim *elab_dim(Elab *e, DExpr *d)
 {
     Ctx *c = e->c;
@@ -137,8 +141,15 @@ static Dim *elab_dim(Elab *e, DExpr *d)
     case DX_RAGGED:
         return dim_ragged(c, o);
     case DX_DYN: {
+        if (e->clause) {
+            if (e->sc->dyns.n != 1)
+                type_error(c, d->loc, "a `?` in a where clause is the signature's `?`, but the signature has %d",
+                           e->sc->dyns.n);
+            return dim_of_var(c, e->sc->dyns.items[0], o);
+        }
         DVar *v = dvar_new(c, NULL);
         v->dyn = 1;
+        pv_push(c->arena, &e->sc->dyns, v);
         return dim_of_var(c, v, o);
     }
     case DX_BIN: {
@@ -171,6 +182,17 @@ static Dim *elab_dim(Elab *e, DExpr *d)
         for (int i = 0; i < d->args.n; i++)
             pv_push(c->arena, &ops, elab_dim(e, d->args.items[i]));
         return bcast_dim(c, ops, origin_new(c, d->loc, "broadcast", NULL, 0));
+    }
+    case DX_ELEMS:
+    case DX_RANK: {
+        /* spec section 5b: the product of a shape's sizes, its number of axes */
+        Shape *s = elab_shape(e, d->shape);
+        Dim *x = d->kind == DX_ELEMS ? dim_elements(c, s, o) : dim_rank(c, s, o);
+        if (c->overflow) {
+            c->overflow = 0;
+            type_error(c, d->loc, "this dimension is too large to compute (it overflows 64 bits or has too many terms)");
+        }
+        return x;
     }
     }
     return NULL;
@@ -253,12 +275,12 @@ static Type *elab(Elab *e, TExpr *t)
 
 Type *elab_type(Ctx *c, Scope *sc, TExpr *t, OriginKind kind, const char *what)
 {
-    Elab e = { c, sc, kind, what };
+    Elab e = { c, sc, kind, what, 0 };
     return elab(&e, t);
 }
 
 Dim *elab_dim_in(Ctx *c, Scope *sc, DExpr *d, OriginKind kind, const char *what)
 {
-    Elab e = { c, sc, kind, what };
+    Elab e = { c, sc, kind, what, 1 };
     return elab_dim(&e, d);
 }

@@ -16,12 +16,15 @@ typedef struct Scope {
     PtrVec names;          /* ScopeName* */
     int level;             /* variables are made at the item's level */
     struct Symtab *index;  /* name -> ScopeName*, once there are many */
+    PtrVec dyns;           /* DVar*: the `?`s its annotations made */
 } Scope;
 
 /* kind, what: how notes describe the annotation (origin_text), e.g.
  * OW_ANNOT, "x" for "the annotation of 'x'". */
 Type *elab_type(Ctx *c, Scope *sc, TExpr *t, OriginKind kind, const char *what);
-/* One dimension expression, in the same scope (a `where` clause's side). */
+/* One dimension expression, in the same scope (a `where` clause's side):
+ * a `?` in it is the `?` of the annotations, which must have exactly one
+ * (`nonzero : (t [n]) -> i32 [?] where ? <= n`). */
 Dim *elab_dim_in(Ctx *c, Scope *sc, DExpr *d, OriginKind kind, const char *what);
 
 #endif

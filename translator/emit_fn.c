@@ -387,31 +387,50 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith);
 
 /* The C expression of one term of a sum; after the first (later) a
  * negative coefficient is subtracted (*neg set), its magnitude (INT64_MIN's
- * included) a literal or an expression.  NULL: a variable is not known. */
+ * included) a literal or an expression.  NULL: a variable is not known.
+ * A product is 0 when a factor of it is 0, however large the others: the
+ * floor divisions come first (axon__mul gives 0 for a 0 operand without
+ * looking at the other, so a 0 quotient makes the rest 0), and the first
+ * factor goes through axon__guard, which makes it 0 when a size of the
+ * product is 0 (every division is still computed: its divisor is tested). */
 static const char *mono_c(W *w, const Mono *m, int later, int raw, int *arith, int *neg)
 {
     Arena *a = w->c->arena;
-    const char *term = NULL;
-    for (uint32_t j = 0; j < m->nf; j++) {
-        const Factor *f = &m->f[j];
-        const char *x;
-        if (f->var) {
-            if (!plan_var(f->var))
-                return NULL;
-            x = var_c(w, plan_var(f->var));
-        } else {
-            const char *num = dim_c(w, f->div->num, raw, arith);
-            const char *den = dim_c(w, f->div->den, raw, arith);
-            if (!num || !den)
-                return NULL;
-            x = ar_printf(a, "axon__div(%s, %s, &bad)", num, den);
-            *arith = 1;
-        }
-        for (uint32_t p = 0; p < f->pow; p++) {
-            term = term ? ar_printf(a, "axon__mul(%s, %s, &bad)", term, x) : x;
-            if (term != x)
+    const char *term = NULL, *zero = NULL;
+    int nmul = 0;
+    for (uint32_t j = 0; j < m->nf; j++)
+        nmul += (int)m->f[j].pow;
+    PtrVec xs = { 0 };                      /* the factors, divisions first */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t j = 0; j < m->nf; j++) {
+            const Factor *f = &m->f[j];
+            const char *x;
+            if ((f->var != NULL) != (pass == 1))
+                continue;
+            if (f->var) {
+                if (!plan_var(f->var))
+                    return NULL;
+                x = var_c(w, plan_var(f->var));
+                if (nmul > 2)
+                    zero = zero ? ar_printf(a, "%s || %s == 0", zero, x) : ar_printf(a, "%s == 0", x);
+            } else {
+                const char *num = dim_c(w, f->div->num, raw, arith);
+                const char *den = dim_c(w, f->div->den, raw, arith);
+                if (!num || !den)
+                    return NULL;
+                x = ar_printf(a, "axon__div(%s, %s, &bad)", num, den);
                 *arith = 1;
+            }
+            for (uint32_t p = 0; p < f->pow; p++)
+                pv_push(a, &xs, (void *)x);
         }
+    for (int i = 0; i < xs.n; i++) {
+        const char *x = xs.items[i];
+        if (i == 0 && zero)
+            x = ar_printf(a, "axon__guard(%s, %s)", x, zero);
+        term = term ? ar_printf(a, "axon__mul(%s, %s, &bad)", term, x) : x;
+        if (i)
+            *arith = 1;
     }
     int64_t coef = m->coef;
     *neg = coef < 0 && later;
@@ -700,6 +719,10 @@ static void w_match(W *w, PStep *st)
     else if (!st->unknown && (!is_input || st->runs.n))
         fail_if(w, ar_printf(a, "%s != %s", rank, len), "AXON_ERR_RANK", why,
                 ar_printf(a, "%s has rank {}, expected {} (%s)", st->src->desc, pat), rank, len, NULL, NULL);
+    for (int i = 0; i < st->placed.n; i++) {
+        SVar *v = st->placed.items[i];
+        decl(w, run_p(w, v), ar_printf(a, "const int64_t *%s = %s.dims + (%s);", run_p(w, v), src, pos_c(w, &plan_run(v)->off)));
+    }
     if (st->unknown) {
         PRun *r = plan_run(st->unknown);
         decl(w, run_p(w, st->unknown),
@@ -981,6 +1004,35 @@ static void w_bcast_shape(W *w, PStep *st)
     }
 }
 
+/* rank(p) = d with d known: p's length, a rank (0 .. AXON_MAX_RANK). */
+static void w_run_len(W *w, PStep *st)
+{
+    Arena *a = w->c->arena;
+    const char *v = dim_value(w, st->d, st->why, "a rank");
+    const char *n = run_n(w, st->run);
+    fail_if(w, ar_printf(a, "%s < 0 || %s > AXON_MAX_RANK", v, v), "AXON_ERR_RANK", st->why,
+            ar_printf(a, "rank(%s) = %s is {}, which is not a rank (0 to AXON_MAX_RANK)", plan_run(st->run)->name,
+                      dim_text(w, st->d, 0)),
+            v, NULL, NULL, NULL);
+    decl(w, n, ar_printf(a, "int %s = (int)%s;", n, v));
+}
+
+/* elements(s): the product of the run's sizes, checked (AXON_DIM_UNKNOWN
+ * where one is unknown, 0 where one is 0); rank(s): its length. */
+static void w_count(W *w, PStep *st)
+{
+    Arena *a = w->c->arena;
+    const char *p, *n;
+    shape_run(w, st->pattern, st->why, "a shape", &p, &n);
+    if (st->k->kind == C_RANK) {
+        line(w, "int64_t %s = %s;", st->local, n);
+        return;
+    }
+    line(w, "int64_t %s = axon__prod(%s, %s, &bad);", st->local, p, n);
+    fail_if(w, "bad", "AXON_ERR_OVERFLOW", st->why,
+            ar_printf(a, "elements(%s) overflows int64", shape_text(w, st->pattern)), NULL, NULL, NULL, NULL);
+}
+
 static void w_eq_dim(W *w, PStep *st)
 {
     Arena *a = w->c->arena;
@@ -996,8 +1048,9 @@ static void w_eq_dim(W *w, PStep *st)
     }
     const char *lv = dim_local_raw(w, l, raw, k->why, dim_text(w, l, raw));
     const char *rv = dim_local_raw(w, r, raw, k->why, dim_text(w, r, raw));
+    const char *what = k->clause ? ar_printf(a, "the clause `where %s`", k->clause) : st->text;
     fail_if(w, ar_printf(a, "%s != %s", lv, rv), "AXON_ERR_CONSTRAINT", k->why,
-            ar_printf(a, "%s does not hold: %s is {}, expected {}", st->text, dim_text(w, l, raw)), lv, rv, NULL, NULL);
+            ar_printf(a, "%s does not hold: %s is {}, expected {}", what, dim_text(w, l, raw)), lv, rv, NULL, NULL);
 }
 
 static void w_nonneg(W *w, PStep *st)
@@ -1060,6 +1113,8 @@ static void write_step(W *w, PStep *st)
         break;
     case PS_EQ_DIM: w_eq_dim(w, st); break;
     case PS_NONNEG: w_nonneg(w, st); break;
+    case PS_COUNT: w_count(w, st); break;
+    case PS_RUN_LEN: w_run_len(w, st); break;
     case PS_FITS:
         (void)dim_value(w, st->d, st->k->why, "a size of its result");
         break;
@@ -1167,7 +1222,7 @@ static int rank_known(W *w, PTensor *t)
 {
     Shape *s = shape_norm(w->c, t->type->u.ten.shape);
     for (uint32_t i = 0; i < s->n; i++)
-        if (s->s[i].var && !plan_run(s->s[i].var))
+        if (s->s[i].var && !plan_run_placed(s->s[i].var))
             return 0;
     return 1;
 }
@@ -1427,7 +1482,7 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
         if (mb->shape) {
             SVar *v = mb->var;
             buf_printf(&fc->dims, "    axon_shape %s;\n", name);
-            if (plan_run(v)) {
+            if (plan_run_placed(v)) {
                 line(w, "    dims->%s.rank = 0;", name);
                 line(w, "    (void)axon__append(&dims->%s, %s, %s);", name, run_p(w, v), run_n(w, v));
             } else {

@@ -317,7 +317,7 @@ static const Scheme *spec_scheme(Inf *in, const char *op, Expr *spec)
         type_error(c, spec->loc, "internal error: the spec's signature '%s' does not parse", sig);
     Item *it = p->items.items[0];
     enter_level(c);
-    Scope sc = { { 0 }, c->level, NULL };
+    Scope sc = { { 0 }, c->level, NULL, { 0 } };
     Type *t = elab_type(c, &sc, it->type, OW_SIG, op);
     leave_level(c);
     s = generalize(c, t);
@@ -498,15 +498,43 @@ static const char *loc_text(Ctx *c, Loc l)
     return ar_strndup(c->arena, l.src->text + l.start, l.end - l.start);
 }
 
+/* Whether a dimension expression mentions `?` (in a clause: the
+ * signature's own). */
+static int dexpr_has_dyn(const DExpr *d)
+{
+    if (d->kind == DX_DYN)
+        return 1;
+    if (d->kind == DX_BIN)
+        return dexpr_has_dyn(d->l) || dexpr_has_dyn(d->r);
+    if (d->kind == DX_BCAST)
+        for (int i = 0; i < d->args.n; i++)
+            if (dexpr_has_dyn(d->args.items[i]))
+                return 1;
+    return 0;
+}
+
 /* A clause of a declaration's or a function's `where` (spec section 5b):
  * l = r is an equation between sizes, l <= r a `>= 0` on r - l; both
  * become constraints of the scheme, checked (or solved) at every use. */
 static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w)
 {
     Origin *o = origin_new(c, w->loc, ar_printf(c->arena, "'%s'", ast_shown_name(who)), NULL, 0);
+    /* elements(a) = elements(b): the newer of two such variables is bound,
+     * and the clause prints as written when it is the left one */
+    int count_left = w->l->kind == DX_ELEMS || w->l->kind == DX_RANK;
+    Dim *r = count_left ? elab_dim_in(c, sc, w->r, OW_SIG, who) : NULL;
     Dim *l = elab_dim_in(c, sc, w->l, OW_SIG, who);
-    Dim *r = elab_dim_in(c, sc, w->r, OW_SIG, who);
+    if (!count_left)
+        r = elab_dim_in(c, sc, w->r, OW_SIG, who);
     if (w->op == '=') {
+        /* the clause goes with the constraints it makes, and with the
+         * counts it equates (whose failures are found when they expand) */
+        o->clause = loc_text(c, w->loc);
+        DVar *cv[2] = { dim_is_var(dim_norm(c, l)), dim_is_var(dim_norm(c, r)) };
+        for (int i = 0; i < 2; i++)
+            if (cv[i] && cv[i]->def && !cv[i]->def->done &&
+                (cv[i]->def->kind == C_ELEMS || cv[i]->def->kind == C_RANK))
+                cv[i]->def->clause = o->clause;
         unify_dim(c, l, r, o);
     } else {
         Dim *d = dim_sub(c, r, l, o);
@@ -516,6 +544,7 @@ static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w)
         }
         Constraint *k = cons_new(c, C_NONNEG, o);
         k->l = d;
+        k->promise = dexpr_has_dyn(w->l) || dexpr_has_dyn(w->r);
         k->clause = loc_text(c, w->loc);
         const char *lt = loc_text(c, w->l->loc);
         int paren = strpbrk(lt, "+-") != NULL;
@@ -792,7 +821,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
         c->abort = saved;
         return;
     }
-    Scope sc = { { 0 }, 1, NULL };
+    Scope sc = { { 0 }, 1, NULL, { 0 } };
     c->arith.n = 0;
     in->scope = &sc;
     in->current = it;

@@ -74,6 +74,7 @@ typedef struct Pl {
 
 PVar *plan_var(const DVar *v) { return v->aux; }
 PRun *plan_run(const SVar *v) { return v->aux; }
+PRun *plan_run_placed(const SVar *v) { PRun *r = v->aux; return r && r->src ? r : NULL; }
 
 static void set_var(Pl *pl, DVar *v, PVar *k)
 {
@@ -317,7 +318,7 @@ static int shape_known(Plan *p, Shape *s)
 {
     s = shape_norm(p->c, s);
     for (uint32_t i = 0; i < s->n; i++)
-        if (s->s[i].var ? !plan_run(s->s[i].var) : !plan_dim_known(p, s->s[i].dim))
+        if (s->s[i].var ? !plan_run_placed(s->s[i].var) : !plan_dim_known(p, s->s[i].dim))
             return 0;
     return 1;
 }
@@ -472,13 +473,21 @@ static int try_match(Pl *pl, PMatch *m)
     Arena *a = pl->c->arena;
     SVar *unknown = NULL;
     int nunknown = 0, fixed = 0;
-    PtrVec runs = { 0 };
+    PtrVec runs = { 0 }, placed = { 0 };
     for (int i = 0; i < m->segs.n; i++) {
         Seg *s = m->segs.items[i];
         if (s->dim)
             fixed++;
-        else if (plan_run(s->var))
+        else if (plan_run(s->var)) {
+            if (!plan_run(s->var)->src) {
+                int twice = 0;           /* (placed at its first place) */
+                for (int j = 0; j < placed.n; j++)
+                    twice |= placed.items[j] == s->var;
+                if (!twice)
+                    pv_push(a, &placed, s->var);
+            }
             pv_push(a, &runs, s->var);
+        }
         else if (!unknown) {
             unknown = s->var;
             nunknown = 1;
@@ -499,6 +508,7 @@ static int try_match(Pl *pl, PMatch *m)
     st->runs = runs;
     st->unknown = unknown;
     st->input = m->input;
+    st->placed = placed;
     PPos pos = { 0, { 0 } };
     int axis = 0;
     for (int i = 0; i < m->segs.n; i++) {
@@ -529,6 +539,11 @@ static int try_match(Pl *pl, PMatch *m)
             r->rest.runs = runs;
             r->from = m->src->desc;
             set_run(pl, v, r);
+        } else if (!plan_run(v)->src) {     /* a run of known length: here it is */
+            PRun *r = plan_run(v);
+            r->src = m->src;
+            r->off = pos_copy(pl, &pos);
+            r->from = m->src->desc;
         } else {
             PRun *r = plan_run(v);
             if (!(r->src == m->src && pos_equal(&r->off, &pos))) {   /* not where it was read */
@@ -824,6 +839,53 @@ static int try_bcast_shape(Pl *pl, Constraint *k)
     return 1;
 }
 
+/* elements(s) or rank(s) once s is known at run time: a local that its
+ * variable takes, or (the variable bound by inference) an equation. */
+static int try_count(Pl *pl, Constraint *k)
+{
+    Ctx *c = pl->c;
+    Shape *s = shape_norm(c, k->sl);
+    if (!shape_known(pl->p, s)) {
+        /* rank(p) = k with k known and p not: p's length, which a match
+         * of a shape with p and another unknown run then can place */
+        SVar *v = s->n == 1 ? s->s[0].var : NULL;
+        Dim *d = dim_norm(c, dim_of_var(c, k->dres, k->why));
+        if (k->kind != C_RANK || !v || plan_run(v) || !k->dres->link || !plan_dim_known(pl->p, d) ||
+            plan_maybe_unknown(pl->p, d))
+            return 0;
+        PRun *r = ar_alloc(c->arena, sizeof *r);
+        r->name = var_name(pl, &v->stamp, &v->mark, v->id);
+        r->len_only = 1;
+        r->from = ar_printf(c->arena, "rank(%s)", r->name);
+        set_run(pl, v, r);
+        PStep *st = step(pl, PS_RUN_LEN, k->why);
+        st->k = k;
+        st->run = v;
+        st->d = d;
+        return 1;
+    }
+    PStep *st = step(pl, PS_COUNT, k->why);
+    st->k = k;
+    st->pattern = s;
+    st->local = plan_local(pl->p, k->kind == C_ELEMS ? "el" : "rk");
+    const char *where = ar_printf(c->arena, "%s(%s)", k->kind == C_ELEMS ? "elements" : "rank",
+                                  pr_shape_str(pl->p->nm, s));
+    int unknown = k->kind == C_ELEMS && shape_maybe_unknown(pl->p, s);
+    if (!k->dres->link && !plan_var(k->dres)) {
+        PVar *v = ar_alloc(c->arena, sizeof *v);
+        v->local = st->local;
+        v->from = where;
+        v->validated = 1;
+        v->maybe_unknown = unknown;
+        set_var(pl, k->dres, v);
+        return 1;
+    }
+    PVal val = val_local(st->local, where);
+    val.maybe_unknown = unknown;
+    add_eq(pl, dim_of_var(c, k->dres, k->why), val, k->why, NULL, 0);
+    return 1;
+}
+
 /* l = r: checked when both are known; else the known side's value is an
  * equation for the other. */
 static int try_eq_dim(Pl *pl, Constraint *k, const char *text)
@@ -913,6 +975,9 @@ static int try_cons(Pl *pl, Constraint *k)
     }
     case C_DYN:
         return 0;               /* only running the operation can check it */
+    case C_ELEMS:
+    case C_RANK:
+        return try_count(pl, k);
     case C_FITS: {
         /* computed with checked arithmetic (emit_fn.c), once per size */
         Dim *d = dim_norm(pl->c, k->l);
@@ -947,7 +1012,8 @@ static int mentioned_elsewhere(Pl *pl, DVar *v, PEq *self)
         if ((k->kind == C_EQ_DIM && (dim_mentions(dim_norm(pl->c, k->l), v) || dim_mentions(dim_norm(pl->c, k->r), v))) ||
             (k->kind == C_NONNEG && dim_mentions(dim_norm(pl->c, k->l), v)))
             return 1;
-        if (k->kind == C_BCAST_DIM || k->kind == C_BCAST_SHAPE || k->kind == C_EQ_SHAPE)
+        if (k->kind == C_BCAST_DIM || k->kind == C_BCAST_SHAPE || k->kind == C_EQ_SHAPE || k->kind == C_ELEMS ||
+            k->kind == C_RANK)
             return 1;               /* conservative: such a fact is left anyway */
     }
     return 0;
@@ -1085,6 +1151,9 @@ static int dyn_in_cons(Pl *pl, Constraint *k)
         return 1;
     case C_FITS:
         return dyn_in_dim(pl, k->l);
+    case C_ELEMS:
+    case C_RANK:
+        return dyn_in_shape(pl, k->sl) || (k->dres->link && dyn_in_dim(pl, k->dres->link));
     }
     return 0;
 }
@@ -1242,6 +1311,9 @@ int plan_function(Plan *p, const Scheme *s)
         Constraint *k = pl.cons.items[i];
         if (!k || k->done || k->kind == C_FITS)   /* a size the inputs do not give: */
             continue;                              /* only running can check it */
+        if (k->kind == C_NONNEG && k->promise && dyn_in_cons(&pl, k))
+            continue;           /* a bound on a size an operation produces (nonzero's ? <= n):
+                                 * the operation keeps it, the header cannot see it */
         if (k->kind == C_DYN) {
             DVar *other = dim_is_var(dim_norm(pl.c, k->l));
             return refuse(&pl, loc_of(k->why),

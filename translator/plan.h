@@ -50,6 +50,9 @@ typedef struct PRun {       /* what the plan knows of a shape variable */
     PPos off;               /* from this axis */
     PPos rest;              /* its length: src's rank minus these axes */
     const char *from;       /* for messages: "argument 1 (x)" */
+    int len_only;           /* its length is known (rank(p) = k, k known:
+                             * the local s_NAME_n) before a match places it
+                             * (src NULL until then) */
 } PRun;
 
 typedef struct PVar {       /* what the plan knows of a dimension variable */
@@ -95,7 +98,9 @@ typedef enum {
     PS_SHAPE,       /* local shape := a known shape */
     PS_EQ_DIM,      /* k: l = r, both known */
     PS_NONNEG,      /* k: l >= 0, known */
-    PS_FITS         /* k: the size d, known, fits in int64 */
+    PS_FITS,        /* k: the size d, known, fits in int64 */
+    PS_COUNT,       /* local := elements or rank (k's kind) of the known pattern */
+    PS_RUN_LEN      /* run's length := the known d (rank(run) = d), a rank */
 } PStepKind;
 
 typedef struct PStep {
@@ -103,11 +108,13 @@ typedef struct PStep {
     const Origin *why;      /* the rule the step enforces */
     int input;              /* PS_RANK */
     PSrc *src;              /* PS_MATCH, PS_SAME_RUN, PS_BCAST_SHAPE, PS_SHAPE */
-    Shape *pattern;         /* PS_MATCH: the pattern; PS_SHAPE: the shape */
+    Shape *pattern;         /* PS_MATCH: the pattern; PS_SHAPE, PS_COUNT: the shape */
     int fixed;              /* PS_RANK, PS_MATCH: axes that are sizes */
     PtrVec runs;            /* PS_RANK, PS_MATCH: known runs in the pattern */
     SVar *unknown;          /* PS_RANK, PS_MATCH: the run it binds, if any */
-    SVar *run;              /* PS_SAME_RUN: the known run; PS_BCAST_SHAPE: its result */
+    SVar *run;              /* PS_SAME_RUN: the known run; PS_BCAST_SHAPE: its result;
+                             * PS_RUN_LEN: the run */
+    PtrVec placed;          /* PS_MATCH: runs of known length it places (SVar*) */
     PPos pos;               /* PS_SAME_RUN: where it occurs again */
     PVal val;               /* the equations */
     Dim *d;                 /* the equations: the dimension, normalised */
@@ -116,7 +123,8 @@ typedef struct PStep {
     int64_t coef;           /* PS_SOLVE: coef * var^pow * factor + rest */
     uint32_t pow;
     Dim *factor, *rest;     /* PS_SOLVE: known; factor NULL for 1 */
-    Constraint *k;          /* PS_BCAST_*, PS_EQ_DIM, PS_NONNEG, PS_FITS; PS_CHECK of a broadcast's result */
+    Constraint *k;          /* PS_BCAST_*, PS_EQ_DIM, PS_NONNEG, PS_FITS, PS_COUNT;
+                             * PS_CHECK of a broadcast's result */
     const char *local;      /* PS_BCAST_*, PS_SHAPE: the local made */
     const char *text;       /* the constraint or equation as printed */
     int sign;               /* PS_EXISTS: see plan.c, exists_rule */
@@ -152,6 +160,8 @@ void plan_clear(Plan *p);
 /* What the plan knows (valid until plan_clear). */
 PVar *plan_var(const DVar *v);
 PRun *plan_run(const SVar *v);
+/* The run of v when it is placed in a shape (not only its length). */
+PRun *plan_run_placed(const SVar *v);
 /* Whether d's value is known at the end of the plan (its variables, or d
  * itself as a known expression). */
 int plan_dim_known(Plan *p, Dim *d);

@@ -69,6 +69,10 @@ static void print_step(Plan *p, Buf *b, PStep *st)
             buf_printf(b, "; %s := %s[%s ..], rank - (%s) sizes", r->name, src_text(st->src), pos_text(p, &r->off),
                        pos_text(p, &r->rest));
         }
+        for (int i = 0; i < st->placed.n; i++) {
+            PRun *r = plan_run(st->placed.items[i]);
+            buf_printf(b, "; %s := %s[%s ..]", r->name, src_text(st->src), pos_text(p, &r->off));
+        }
         break;
     case PS_SAME_RUN:
         buf_printf(b, "compare %s[%s ..] with %s", src_text(st->src), pos_text(p, &st->pos), plan_run(st->run)->name);
@@ -96,6 +100,13 @@ static void print_step(Plan *p, Buf *b, PStep *st)
         break;
     case PS_EVAL:
         buf_printf(b, "eval %s := %s", st->local, dim_s(p, st->d, st->raw));
+        break;
+    case PS_RUN_LEN:
+        buf_printf(b, "length |%s| := %s (0 .. AXON_MAX_RANK)", plan_run(st->run)->name, dim_s(p, st->d, 0));
+        break;
+    case PS_COUNT:
+        buf_printf(b, "count %s := %s(%s)", st->local, st->k->kind == C_ELEMS ? "elements" : "rank",
+                   pr_shape_str(p->nm, st->pattern));
         break;
     case PS_BCAST_DIM:
     case PS_BCAST_SHAPE: {

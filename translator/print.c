@@ -235,6 +235,14 @@ static int prterm_cmp(const void *x, const void *y)
     return 0;
 }
 
+/* elements(s), rank(s) (spec section 5b) */
+static void pr_count(Namer *nm, Buf *b, Constraint *c)
+{
+    buf_puts(b, c->kind == C_ELEMS ? "elements(" : "rank(");
+    pr_shape(nm, b, c->sl);
+    buf_putc(b, ')');
+}
+
 /* A variable that stands for an unresolved broadcast prints as it, once
  * per namer (pr_where then leaves it out).  Returns whether it did. */
 static int pr_inline_bcast(Namer *nm, Buf *b, Constraint *def)
@@ -243,7 +251,10 @@ static int pr_inline_bcast(Namer *nm, Buf *b, Constraint *def)
         return 0;
     mark_shown(nm, def);
     nm->depth++;
-    pr_bcast_ops(nm, b, def);
+    if (def->kind == C_ELEMS || def->kind == C_RANK)
+        pr_count(nm, b, def);
+    else
+        pr_bcast_ops(nm, b, def);
     nm->depth--;
     return 1;
 }
@@ -557,6 +568,14 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
         pr_dim(nm, b, c->l);
         buf_puts(b, " fits int64");
         break;
+    case C_ELEMS:
+    case C_RANK:
+        if (!c->dres->link)
+            break;              /* a definition: printed where it is used */
+        pr_count(nm, b, c);
+        buf_puts(b, " = ");
+        pr_dim(nm, b, c->dres->link);
+        break;
     }
     if (one.n)
         pv_push(ctx->arena, out, (void *)buf_str(&one));
@@ -686,6 +705,20 @@ static void find_implied(Namer *nm, Constraint **all, int n, char *implied)
     }
 }
 
+/* Whether clause k is `x = y` where an earlier clause is `y = x` (two
+ * reshapes of the same counts, made each way round). */
+static int reversed_before(Arena *a, const PtrVec *clauses, int k)
+{
+    const char *s = clauses->items[k], *eq = strstr(s, " = ");
+    if (!eq || strstr(eq + 3, " = "))
+        return 0;
+    const char *rev = ar_printf(a, "%s = %.*s", eq + 3, (int)(eq - s), s);
+    for (int i = 0; i < k; i++)
+        if (strcmp(clauses->items[i], rev) == 0)
+            return 1;
+    return 0;
+}
+
 void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
 {
     if (cons->n == 0)
@@ -716,6 +749,8 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
         qsort(clauses.items, (size_t)clauses.n, sizeof(void *), str_cmp);
     for (int k = 0; k < clauses.n; k++) {
         if (k > 0 && strcmp(clauses.items[k - 1], clauses.items[k]) == 0)
+            continue;
+        if (reversed_before(nm->ctx->arena, &clauses, k))
             continue;
         buf_puts(b, k ? ", " : " where ");
         buf_puts(b, clauses.items[k]);
@@ -774,6 +809,7 @@ static void count_dyn_var(DVar *v, void *arg)
     if (v->seen_stamp != nm->stamp) {
         v->seen_stamp = nm->stamp;
         v->seen = 0;
+        nm->ndyn += v->dyn != 0;
     }
     v->seen++;
     if (def_live(v->def) && nm->depth < PR_MAX_DEPTH) {
@@ -864,7 +900,17 @@ void pr_scheme(Namer *nm, Buf *b, const Scheme *s)
         b->full = 1;
         return;
     }
+    nm->ndyn = 0;
     count_dyn_type(nm, s->type, ++nm->ctx->stamp);
+    /* A `?` that a where clause bounds (`? <= a`) is `?` there too while it
+     * is the only one; beside another it takes a name, or the reader could
+     * not tell which is bounded. */
+    if (nm->ndyn > 1)
+        for (int i = 0; i < s->cons.n; i++) {
+            Constraint *k = s->cons.items[i];
+            if (!k->done && k->kind == C_NONNEG && k->clause)
+                count_dyn(nm, k->l);
+        }
     pr_type(nm, b, s->type);
     pr_where(nm, b, &s->cons);
 }

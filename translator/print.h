@@ -19,6 +19,7 @@ typedef struct Namer {
     int depth;            /* nesting of dimensions and broadcasts printed */
     int tdepth;           /* nesting of types printed (TYPE_MAX_DEPTH) */
     int raw;              /* print without rewrite rules (their own equation) */
+    int ndyn;             /* distinct `?`s counted in the type being printed */
 } Namer;
 
 void namer_init(Namer *nm, Ctx *c, int hints);

@@ -433,11 +433,18 @@ static void inst_constraints(Inst *in, const Scheme *s)
                 here->scheme = o->scheme;
             }
             why = here;
+            if (k->clause && k->kind != C_NONNEG) {    /* an equation's clause: on its origin */
+                Origin *h = ar_alloc(c->arena, sizeof *h);
+                *h = *here;
+                h->clause = k->clause;
+                why = h;
+            }
         }
         Constraint *k2 = cons_new(c, k->kind, why);
         k2->rewrites = k->rewrites;
         k2->clause = k->clause;
         k2->clause_diff = k->clause_diff;
+        k2->promise = k->promise;
         switch (k->kind) {
         case C_BCAST_SHAPE:
             k2->ops = inst_shapes(in, &k->ops);
@@ -468,6 +475,11 @@ static void inst_constraints(Inst *in, const Scheme *s)
         case C_FITS:
             k2->l = fits;
             fits_note(c, k2);
+            break;
+        case C_ELEMS:
+        case C_RANK:
+            k2->sl = inst_shape(in, k->sl);
+            k2->dres = inst_dres(in, k, k2);
             break;
         }
         k->stamp = in->stamp;           /* k's copy, for `within` below */

@@ -28,6 +28,11 @@ void unify_dim(Ctx *c, Dim *expected, Dim *actual, const Origin *why);
  * where the rules allow, else a variable standing for the broadcast. */
 Dim *bcast_dim(Ctx *c, PtrVec ops, const Origin *why);
 Shape *bcast_shape(Ctx *c, PtrVec ops, const Origin *why);
+/* elements(s) and rank(s) as dimensions (spec section 5b): computed from
+ * what s's sizes are; each shape variable of s adds a variable standing
+ * for its own count (C_ELEMS, C_RANK), which expands as it becomes known. */
+Dim *dim_elements(Ctx *c, Shape *s, const Origin *why);
+Dim *dim_rank(Ctx *c, Shape *s, const Origin *why);
 /* A `>= 0` check on a dimension written with a minus. */
 void require_nonneg(Ctx *c, Dim *d, const Origin *why);
 /* That d, a size an operation computes, fits in int64 (C_FITS), unless

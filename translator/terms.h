@@ -56,6 +56,8 @@ typedef struct Origin {
     const char *rule;     /* the operator or function the rule belongs to */
     const char *argname;  /* OW_ARG: the argument when it is a name */
     const struct Scheme *scheme;  /* the rule's signature, for notes */
+    const char *clause;   /* a `where l = r` clause as written, when this is
+                           * one (its failures quote it) */
 } Origin;
 
 typedef struct Constraint Constraint;
@@ -225,10 +227,14 @@ typedef enum {
     C_DYN,          /* dres = l: inference fixed a size that an operation
                      * produces (a `?` of an extern's result), which only
                      * running it can check: never examined, never printed */
-    C_FITS          /* l fits in int64: a size an operation computes (the
+    C_FITS,         /* l fits in int64: a size an operation computes (the
                      * arithmetic of a built-in's or an extern's result,
                      * `a + b` of concat), named or not; never printed,
                      * checked by the header where the inputs give it */
+    C_ELEMS,        /* dres = elements(sl), sl a lone shape variable (spec
+                     * section 5b): expands as sl becomes known */
+    C_RANK          /* dres = rank(sl), likewise; a constant dres makes sl
+                     * that many fresh sizes */
 } CKind;
 
 struct Constraint {
@@ -253,6 +259,10 @@ struct Constraint {
                            * into its own (so this one is implied by it) */
     uint32_t flat_stamp;  /* print.c: visited while flattening a broadcast */
     uint32_t nest_stamp;  /* print.c: its result is another's operand */
+    uint8_t promise;      /* C_NONNEG of a clause on the signature's own `?`
+                           * (nonzero's `? <= n`): what the operation
+                           * promises of the size it produces, which the
+                           * header cannot see and does not check */
     const char *clause;   /* C_NONNEG from a declaration's `where l <= r`:
                            * that clause as written, and r - l (messages) */
     const char *clause_diff;

@@ -1,5 +1,7 @@
 /* main.c - using the header generated from attention.axon: check the input
- * shapes, size every buffer from the plan, and show a rejected input. */
+ * shapes (the head count is an input too), size every buffer from the plan,
+ * and show two rejected inputs.  Inputs, outputs and intermediates are
+ * reached by their index constants, sizes by their annotation names. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,12 +17,14 @@ static void print_shape(const char *what, const axon_shape *s)
 
 int main(void)
 {
-    /* 4 queries of width 64 against 10 keys; values of width 32. */
-    axon_shape in[attention_attention_NUM_INPUTS] = {
-        { 2, { 4, 64 } },   /* Q */
-        { 2, { 10, 64 } },  /* K */
-        { 2, { 10, 32 } },  /* V */
-    };
+    /* A batch of 2 sequences of 10 tokens of width 64, in 8 heads. */
+    axon_shape in[attention_attention_NUM_INPUTS];
+    in[attention_attention_IN_x] = (axon_shape){ 3, { 2, 10, 64 } };
+    in[attention_attention_IN_heads] = (axon_shape){ 1, { 8 } };
+    in[attention_attention_IN_Wq] = (axon_shape){ 2, { 64, 64 } };
+    in[attention_attention_IN_Wk] = (axon_shape){ 2, { 64, 64 } };
+    in[attention_attention_IN_Wv] = (axon_shape){ 2, { 64, 64 } };
+    in[attention_attention_IN_Wo] = (axon_shape){ 2, { 64, 64 } };
     attention_attention_plan plan;
     axon_error err;
     if (attention_attention_prepare(in, &plan, &err) != AXON_OK) {
@@ -28,19 +32,20 @@ int main(void)
         return 1;
     }
     printf("attention: inputs accepted\n");
-    print_shape("Q", &in[0]);
-    print_shape("K", &in[1]);
-    print_shape("V", &in[2]);
-    print_shape("output", &plan.out[0]);
-    for (int i = 0; i < attention_attention_NUM_TEMPS; i++)
-        print_shape(attention_attention_temp_name(i), &plan.tmp[i]);
-    printf("  dims: a=%lld b=%lld c=%lld d=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
-           (long long)plan.dims.c, (long long)plan.dims.d);
+    print_shape("x", &in[attention_attention_IN_x]);
+    print_shape("heads", &in[attention_attention_IN_heads]);
+    print_shape("output", &plan.out[attention_attention_OUT_0]);
+    print_shape("q", &plan.tmp[attention_attention_TMP_q]);
+    print_shape("scores", &plan.tmp[attention_attention_TMP_scores]);
+    print_shape("weights", &plan.tmp[attention_attention_TMP_weights]);
+    print_shape("context", &plan.tmp[attention_attention_TMP_context]);
+    printf("  dims: b=%lld n=%lld d=%lld h=%lld (head width %lld)\n", (long long)plan.dims.b,
+           (long long)plan.dims.n, (long long)plan.dims.d, (long long)plan.dims.h,
+           (long long)(plan.dims.d / plan.dims.h));
 
     /* Every buffer sized from the plan: the output and each intermediate. */
-    int64_t total = 0;
-    void *out = malloc((size_t)plan.out_bytes[0]);
-    total += plan.out_bytes[0];
+    int64_t total = plan.out_bytes[attention_attention_OUT_0];
+    void *out = malloc((size_t)plan.out_bytes[attention_attention_OUT_0]);
     for (int i = 0; i < attention_attention_NUM_TEMPS; i++) {
         void *tmp = malloc((size_t)plan.tmp_bytes[i]);
         printf("  %s: %lld elements, %lld bytes\n", attention_attention_temp_name(i),
@@ -48,14 +53,20 @@ int main(void)
         total += plan.tmp_bytes[i];
         free(tmp);
     }
-    printf("  output: %lld elements, %lld bytes\n", (long long)plan.out_elements[0], (long long)plan.out_bytes[0]);
+    printf("  output: %lld elements, %lld bytes\n", (long long)plan.out_elements[attention_attention_OUT_0],
+           (long long)plan.out_bytes[attention_attention_OUT_0]);
     printf("  allocated %lld bytes in all\n", (long long)total);
     free(out);
 
-    /* A key of the wrong width is rejected, with the rule that says why. */
-    in[1].dims[1] = 48;
+    /* 6 heads do not divide the width 64: reshape's clause says so. */
     axon_shape shapes[attention_attention_NUM_OUTPUTS];
+    in[attention_attention_IN_heads].dims[0] = 6;
     int status = attention_attention_shape(in, shapes, &err);
-    printf("K of width 48: %s\n  %s\n", axon_status_name(status), err.message);
-    return status == AXON_ERR_SIZE ? 0 : 1;
+    printf("6 heads: %s\n  %s\n", axon_status_name(status), err.message);
+    /* A key projection of the wrong width is rejected, with the rule. */
+    in[attention_attention_IN_heads].dims[0] = 8;
+    in[attention_attention_IN_Wk].dims[1] = 48;
+    int status2 = attention_attention_shape(in, shapes, &err);
+    printf("Wk of width 48: %s\n  %s\n", axon_status_name(status2), err.message);
+    return status == AXON_ERR_CONSTRAINT && status2 == AXON_ERR_SIZE ? 0 : 1;
 }

@@ -1,0 +1,70 @@
+/* main.c - using the header generated from encoder.axon: one transformer
+ * encoder layer of width 512 in 8 heads with a feed-forward width of 2048
+ * (the base model of "Attention is all you need").  Checks the shapes, sizes
+ * every buffer from the plan, and shows two rejected inputs.  Inputs and
+ * intermediates are reached by their index constants, sizes by name. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "encoder.h"
+
+static void print_shape(const char *what, const axon_shape *s)
+{
+    printf("  %-9s [", what);
+    for (int i = 0; i < s->rank; i++)
+        printf(i ? ", %lld" : "%lld", (long long)s->dims[i]);
+    printf("]\n");
+}
+
+int main(void)
+{
+    enum { B = 4, N = 128, D = 512, H = 8, F = 2048 };
+    axon_shape in[encoder_encoder_NUM_INPUTS];
+    in[encoder_encoder_IN_x] = (axon_shape){ 3, { B, N, D } };
+    in[encoder_encoder_IN_heads] = (axon_shape){ 1, { H } };
+    in[encoder_encoder_IN_Wq] = in[encoder_encoder_IN_Wk] = in[encoder_encoder_IN_Wv] =
+        in[encoder_encoder_IN_Wo] = (axon_shape){ 2, { D, D } };
+    in[encoder_encoder_IN_gamma1] = in[encoder_encoder_IN_beta1] = in[encoder_encoder_IN_bias2] =
+        in[encoder_encoder_IN_gamma2] = in[encoder_encoder_IN_beta2] = (axon_shape){ 1, { D } };
+    in[encoder_encoder_IN_W1] = (axon_shape){ 2, { D, F } };
+    in[encoder_encoder_IN_bias1] = (axon_shape){ 1, { F } };
+    in[encoder_encoder_IN_W2] = (axon_shape){ 2, { F, D } };
+    encoder_encoder_plan plan;
+    axon_error err;
+    if (encoder_encoder_prepare(in, &plan, &err) != AXON_OK) {
+        fprintf(stderr, "rejected: %s\n", err.message);
+        return 1;
+    }
+    printf("encoder: inputs accepted\n");
+    print_shape("x", &in[encoder_encoder_IN_x]);
+    print_shape("output", &plan.out[encoder_encoder_OUT_0]);
+    print_shape("attended", &plan.tmp[encoder_encoder_TMP_attended]);
+    print_shape("hidden", &plan.tmp[encoder_encoder_TMP_hidden]);
+    printf("  dims: b=%lld n=%lld d=%lld h=%lld f=%lld\n", (long long)plan.dims.b, (long long)plan.dims.n,
+           (long long)plan.dims.d, (long long)plan.dims.h, (long long)plan.dims.f);
+
+    /* Every buffer sized from the plan. */
+    int64_t total = plan.out_bytes[encoder_encoder_OUT_0];
+    void *out = malloc((size_t)plan.out_bytes[encoder_encoder_OUT_0]);
+    for (int i = 0; i < encoder_encoder_NUM_TEMPS; i++) {
+        void *tmp = malloc((size_t)plan.tmp_bytes[i]);
+        printf("  %s: %lld elements, %lld bytes\n", encoder_encoder_temp_name(i), (long long)plan.tmp_elements[i],
+               (long long)plan.tmp_bytes[i]);
+        total += plan.tmp_bytes[i];
+        free(tmp);
+    }
+    printf("  allocated %lld bytes in all\n", (long long)total);
+    free(out);
+
+    /* The first feed-forward weight in the other layout, [f, d]. */
+    axon_shape shapes[encoder_encoder_NUM_OUTPUTS];
+    in[encoder_encoder_IN_W1] = (axon_shape){ 2, { F, D } };
+    int s1 = encoder_encoder_shape(in, shapes, &err);
+    printf("W1 as [2048, 512]: %s\n  %s\n", axon_status_name(s1), err.message);
+    /* 12 heads do not divide 512. */
+    in[encoder_encoder_IN_W1] = (axon_shape){ 2, { D, F } };
+    in[encoder_encoder_IN_heads].dims[0] = 12;
+    int s2 = encoder_encoder_shape(in, shapes, &err);
+    printf("12 heads: %s\n  %s\n", axon_status_name(s2), err.message);
+    return s1 == AXON_ERR_SIZE && s2 == AXON_ERR_CONSTRAINT ? 0 : 1;
+}
