@@ -155,7 +155,7 @@ SAMPLECC := $(CC) -std=c99 -Wall -Wextra -Werror -O2 -g
 vpath %.axon $(addprefix samples/,$(SAMPLES))
 $(BUILD)/samples/%.h: %.axon $(BUILD)/axonc
 	@mkdir -p $(@D)
-	$(BUILD)/axonc emit $< -o $@ -MD
+	$(BUILD)/axonc emit $< -o $@ -MD $(AXONCFLAGS)
 $(BUILD)/samples/%: samples/%/main.c $(BUILD)/samples/%.h samples/print_tensor.h
 	$(SAMPLECC) -I$(BUILD)/samples -Isamples $< -o $@
 samples: $(addprefix $(BUILD)/samples/,$(SAMPLES))

@@ -20,9 +20,11 @@ if(NOT AXONC_EXECUTABLE)
   message(FATAL_ERROR "AxonC: axonc not found; set AXONC_EXECUTABLE to its path")
 endif()
 
-# axonc_add_header(TARGET FILE.axon [PREFIX P] [ELEM_TYPE T] [OUTPUT PATH])
+# axonc_add_header(TARGET FILE.axon [PREFIX P] [ELEM_TYPE T] [OUTPUT PATH] [FLAGS F...])
+# FLAGS: more options for axonc emit (FLAGS -Werror: a warning fails the
+# build); the variable AXONC_FLAGS adds options to every header.
 function(axonc_add_header target axon_file)
-  cmake_parse_arguments(AX "" "PREFIX;ELEM_TYPE;OUTPUT" "" ${ARGN})
+  cmake_parse_arguments(AX "" "PREFIX;ELEM_TYPE;OUTPUT" "FLAGS" ${ARGN})
   if(AX_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "axonc_add_header: unexpected arguments: ${AX_UNPARSED_ARGUMENTS}")
   endif()
@@ -41,6 +43,7 @@ function(axonc_add_header target axon_file)
   if(AX_ELEM_TYPE)
     list(APPEND args --elem-type "${AX_ELEM_TYPE}")
   endif()
+  list(APPEND args ${AXONC_FLAGS} ${AX_FLAGS})
   add_custom_command(
     OUTPUT "${out}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${outdir}"

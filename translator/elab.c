@@ -19,16 +19,7 @@
 #include "symtab.h"
 #include "types.h"
 
-typedef enum { NK_TYPE, NK_ELEM, NK_SHAPE, NK_DIM } NameKind;
-
 static const char *const kind_names[] = { "a type", "an element type", "a shape", "a dimension" };
-
-typedef struct ScopeName {
-    const char *name;
-    NameKind kind;
-    void *var;
-    Loc loc;
-} ScopeName;
 
 typedef struct Elab {
     Ctx *c;

@@ -12,6 +12,15 @@
 #include "terms.h"
 
 struct Symtab;
+typedef enum { NK_TYPE, NK_ELEM, NK_SHAPE, NK_DIM } NameKind;
+
+typedef struct ScopeName {  /* an annotation name and what it stands for */
+    const char *name;
+    NameKind kind;
+    void *var;             /* Type*, Elem*, SVar* or DVar* by kind */
+    Loc loc;               /* where it is first written */
+} ScopeName;
+
 typedef struct Scope {
     PtrVec names;          /* ScopeName* */
     int level;             /* variables are made at the item's level */

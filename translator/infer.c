@@ -28,6 +28,7 @@
 #include "solve.h"
 #include "symtab.h"
 #include "types.h"
+#include "warn.h"
 
 /* Local names live in a hash map with shadowing: each binding remembers the
  * one it hides, and leaving a function restores them (scope_pop). */
@@ -842,6 +843,8 @@ static void infer_item(Inf *in, Item *it, Binding *b)
         check_arith(c, it, t);
         leave_level(c);
         b->scheme = is_value(it->value) ? generalize(c, t) : settle(c, t);
+        if (!b->builtin)
+            warn_item(c, it, &sc, b->scheme);
     }
     c->abort = saved;
 }

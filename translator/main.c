@@ -25,8 +25,8 @@
 #define MIB_DIGITS(n) #n
 
 static const char usage_text[] =
-    "usage: axonc check FILE.axon\n"
-    "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE]\n"
+    "usage: axonc check FILE.axon [-Werror]\n"
+    "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE] [-Werror]\n"
     "       axonc --help | --version\n";
 
 static const char help_text[] =
@@ -37,6 +37,8 @@ static const char help_text[] =
     "      Infer every top-level binding and print one line `name : signature`\n"
     "      for each, in source order.\n"
     "      example: axonc check samples/attention/attention.axon\n"
+    "    -Werror           make every warning an error (exit status 1; emit writes\n"
+    "                      nothing): for CI and build rules\n"
     "\n"
     "  axonc emit FILE.axon [options]\n"
     "      Write a self-contained C/CUDA header with a shape function for every\n"
@@ -61,6 +63,7 @@ static const char help_text[] =
     "    -MF DEPFILE       write the depfile to DEPFILE (implies -MD)\n"
     "                      (OUT and the depfile are both replaced, or on an error neither)\n"
     "                      example: axonc emit model.axon -o model.h -MD -MF deps/model.d\n"
+    "    -Werror           as for check\n"
     "\n"
     "  axonc --help       this text\n"
     "  axonc --version    the version\n"
@@ -80,7 +83,12 @@ static int usage_error(const char *fmt, const char *arg)
 static int cmd_check(int argc, char **argv)
 {
     const char *file = NULL;
+    int werror = 0;
     for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-Werror") == 0) {
+            werror = 1;
+            continue;
+        }
         if (argv[i][0] == '-' && argv[i][1] != 0)
             return usage_error("unknown option '%s' for check", argv[i]);
         if (file)
@@ -90,7 +98,7 @@ static int cmd_check(int argc, char **argv)
     if (!file)
         return usage_error("%s", "check needs a file");
     Compilation cp;
-    int rc = compile_file(&cp, file, stderr);
+    int rc = compile_file(&cp, file, stderr, werror);
     if (rc == 0) {
         const char *sigs = compile_signatures(&cp);
         rc = !sigs || write_stdout(sigs, strlen(sigs), "the signatures", file) != 0;
@@ -122,7 +130,7 @@ static int write_emitted(Compilation *cp, Buf *text, const char *what, const cha
 static int cmd_emit(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *depfile = NULL;
-    int md = 0, dot = 0, plans = 0;
+    int md = 0, dot = 0, plans = 0, werror = 0;
     EmitOptions opt = { NULL, EL_F32, 0 };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -162,6 +170,8 @@ static int cmd_emit(int argc, char **argv)
                 return usage_error("unknown element type '%s' (bool, i8 .. i64, u8 .. u64, f16, bf16, f32, f64, none)", val);
         } else if (strcmp(a, "-MD") == 0)
             md = 1;
+        else if (strcmp(a, "-Werror") == 0)
+            werror = 1;
         else if (a[0] == '-' && a[1] != 0)
             return usage_error("unknown option '%s' for emit", a);
         else if (file)
@@ -174,13 +184,15 @@ static int cmd_emit(int argc, char **argv)
     if (md && !out)
         return usage_error("%s", "-MD and -MF need -o (the depfile names the output)");
     Compilation cp;
-    int rc = compile_file_for_emit(&cp, file, stderr);
+    int rc = compile_file_for_emit(&cp, file, stderr, werror);
     if (rc == 0) {
         Buf text;
         buf_init(&text, &cp.arena);
         if (dot)
             dot_program(&cp, &text);
         if (!dot && (plans ? emit_plans(&cp, &opt, &text) : emit_header(&cp, &opt, &text)) != 0)
+            rc = 1;
+        else if (cp.diag.errors)        /* -Werror: a warning of the emitter */
             rc = 1;
         else
             rc = write_emitted(&cp, &text, dot ? "the graph" : plans ? "the plans" : "the header", file, out,

@@ -245,12 +245,23 @@ void diag_error(Diag *d, Loc loc, const char *fmt, ...)
     va_end(ap);
 }
 
+/* With -Werror a warning is an error (it counts, and says so). */
 void diag_warning(Diag *d, Loc loc, const char *fmt, ...)
 {
-    d->in_error = 1;
+    if (d->werror) {
+        d->errors++;
+        d->in_error = d->errors <= d->max_errors;
+        if (!d->in_error) {
+            if (!d->suppressed++)
+                fprintf(d->out, "axonc: too many errors; the rest are not shown\n");
+            return;
+        }
+    } else {
+        d->in_error = 1;
+    }
     va_list ap;
     va_start(ap, fmt);
-    diag_vemit(d, loc, "warning", fmt, ap);
+    diag_vemit(d, loc, d->werror ? "error" : "warning", fmt, ap);
     va_end(ap);
 }
 

@@ -52,6 +52,7 @@ typedef struct Diag {
     int max_errors;       /* stop reporting (but keep counting) past this */
     int suppressed;
     int in_error;         /* 1 while the notes of a shown error may follow */
+    int werror;           /* -Werror: a warning is an error */
 } Diag;
 
 void diag_init(Diag *d, FILE *out);
