@@ -683,6 +683,8 @@ static void examine_count(Ctx *c, Constraint *k)
     }
     Dim *val = shape_count(c, k->kind, s, k->why);
     check_overflow(c, &site);
+    if (k->kind == C_ELEMS)
+        require_fits(c, val, k->why);   /* a count is a size: it fits in int64 */
     int64_t have, want;
     if (k->dres->link && dim_is_const(dim_norm(c, val), &have) &&
         dim_is_const(dim_norm(c, dim_of_var(c, k->dres, k->why)), &want) && have != want)

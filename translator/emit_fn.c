@@ -1025,10 +1025,10 @@ static void w_count(W *w, PStep *st)
     const char *p, *n;
     shape_run(w, st->pattern, st->why, "a shape", &p, &n);
     if (st->k->kind == C_RANK) {
-        line(w, "int64_t %s = %s;", st->local, n);
+        decl(w, st->local, ar_printf(a, "int64_t %s = %s;", st->local, n));
         return;
     }
-    line(w, "int64_t %s = axon__prod(%s, %s, &bad);", st->local, p, n);
+    decl_effect(w, st->local, ar_printf(a, "axon__prod(%s, %s, &bad)", p, n));
     fail_if(w, "bad", "AXON_ERR_OVERFLOW", st->why,
             ar_printf(a, "elements(%s) overflows int64", shape_text(w, st->pattern)), NULL, NULL, NULL, NULL);
 }

@@ -207,6 +207,12 @@ EXTERNS = [
     '(t [n], t [m]) -> t [n, m] where m <= n + 1, 1 <= m',
     '(t [n] @ s, dims [k]) -> t [k] @ s where k <= n',
     '(t [b, c, h, w], dims [f]) -> t [b, c * f, h / f, w / f] where 1 <= f',
+    # spec 5b: elements() and rank() in signatures
+    '(t a) -> t [elements(a)]',
+    '(t [n] @ s) -> t [n, elements(s)]',
+    '(t a, t b) -> t b where elements(a) = elements(b)',
+    '(t p @ [n], dims [k]) -> t p where rank(p) = k',
+    '(t a) -> t [rank(a), 2]',
 ]
 
 
@@ -370,6 +376,46 @@ IDIOMS = [
     'fn (x) {{ sum("...n->...", x), argmax("...n->...", x) }}',
     'fn (x : {E} [n, m], y) {{ einsum("ij,j->i", x, y) }}',
     'fn (x) {{ v = einsum("ii->i", x); amax("i->", v) }}',
+    # spec 5b: reshape, flatten, concat_axis, slice, nonzero; elements()
+    # and rank() in annotations, dims values and where clauses
+    'fn (x : {E} [b, n, d]) {{ reshape(x, [b, n * d]) }}',
+    'fn (x : {E} [b, n, d], h : dims [h]) {{ reshape(x, [b, n, h, d / h]) }}',
+    'fn (x : {E} [b, n, d], h : dims [h]) {{ q = reshape(x, [b, n, h, d / h]); einsum("bnhd->bhnd", q) }}',
+    'fn (x : {E} [b, n, h, e]) {{ reshape(einsum("bhnd->bnhd", x), [b, h, n * e]) }}',
+    'fn (x : {E} s) {{ reshape(x, [elements(s)]) }}',
+    'fn (x : {E} s @ [n]) {{ v = reshape(x, [elements(s), n]); {U}(v) }}',
+    'fn (x : {E} s @ [n]) : {E} [elements(s) * n] {{ reshape(x, [elements(s @ [n])]) }}',
+    'fn (x : {E} [n, {C}], y : {E} [{C} * n]) {{ reshape(x, [{C} * n]) {OP} y }}',
+    'fn (x) {{ reshape(x, [{C}, 2]) }}',
+    'fn (x : {E} [n]) {{ reshape(reshape(x, [1, n]), [n]) }}',
+    'fn (x : {E} []) {{ reshape(x, [1, 1]) }}',
+    'fn (x : {E} [b, n, d]) {{ flatten(x) }}',
+    'fn (x : {E} [b, {C}, n, 4]) {{ v = flatten(x); transpose(v) }}',
+    'fn (x : {E} [n]) {{ flatten(x) }}',
+    'fn (x) {{ flatten(x) }}',
+    'fn (x : {E} [b, c, h, w], k : {E} [m, c, 3, 3]) {{ flatten(conv2d(x, k, [1, 1], [1, 1])) }}',
+    'fn (x : {E} [b, n, d], y : {E} [b, m, d]) {{ concat_axis(x, y, [1]) }}',
+    'fn (x, y) {{ concat_axis(x, y, [0]) }}',
+    'fn (x : {E} [n, m], y : {E} [n, m]) {{ concat_axis(x, y, [{K}]) }}',
+    'fn (x : {E} [b, c, h, w], y : {E} [b, e, h, w]) {{ relu(concat_axis(x, y, [1])) }}',
+    'fn (x, y, k : dims [k]) {{ concat_axis(x, y, k) }}',
+    'fn (x : {E} [n], y : {E} [m]) {{ concat_axis(reshape(x, [1, n]), reshape(y, [1, m]), [0]) }}',
+    'fn (x : {E} [b, n], i : dims [i], j : dims [j]) {{ slice(x, [1], i, j) }}',
+    'fn (x : {E} [b, n, d]) {{ slice(x, [1], [1], [n]) }}',
+    'fn (x : {E} [n, d]) {{ slice(x, [0], [0], [{C}]) }}',
+    'fn (x : {E} [n, d], k : dims [k]) {{ slice(x, k, [0], [1]) }}',
+    'fn (x : {E} [n]) {{ concat(slice(x, [0], [1], [n]), slice(x, [0], [0], [1])) }}',
+    'fn (x : {E} [n]) {{ v = f32(nonzero(x)); {U}(v) * 2f }}',
+    'fn (x : {E} [n]) {{ i = nonzero(x); f32(i + i) }}',
+    'fn (x) {{ nonzero(x) }}',
+    'fn (x : {E} [n, m]) {{ nonzero(x) }}',
+    'fn (x : {E} [n], y : {E} [1]) {{ v = f32(nonzero(x)); v {OP} y, v }}',
+    'fn (x : {E} a) where rank(a) = 2 {{ transpose(x) }}',
+    'fn (x : {E} a, k : dims [k]) where rank(a) = k + 1 {{ x }}',
+    'fn (x : {E} a, y : {E} b) where elements(a) = elements(b) {{ reshape(x, [elements(b)]) }}',
+    'fn (x : {E} s, d : dims [m]) where elements(s) = m {{ reshape(x, d) }}',
+    'fn (x : {E} [elements(s)], y : {E} s) {{ x }}',
+    'fn (x : {E} s @ [n], y : {E} [rank(s)]) {{ y }}',
 ]
 
 
@@ -391,6 +437,9 @@ class FnGen(object):
         self.nlam = 0
         self.dims_params = {}     # name -> rank (spec 5b: dims parameters)
         self.dims_locals = []     # (name, values) let-bound dims values
+        self.dims_named = {}      # dims parameter -> its annotation's size names
+        self.pinned = set()       # parameters whose annotation must bind the
+                                  # names a dims value uses (written exactly)
 
     def chance(self, p):
         return self.rng.random() < p
@@ -489,6 +538,59 @@ class FnGen(object):
         self.dims_params[name] = rank
         return name
 
+    def new_named_dims_param(self, rank=1):
+        """A dims parameter annotated `dims [h]` with fresh size names,
+        which a dims value may then use: (parameter, [names]) or None."""
+        p = self.new_dims_param(rank)
+        if p is None:
+            return None
+        names = [self.fresh_dim() for _ in range(rank)]
+        self.dims_named[p] = names
+        return p, names
+
+    # -- spec 5b: names in dims values.  A name in a dims value is an
+    # annotation name of the item; one that no annotation binds would be an
+    # existential (README: the generator writes none).  So a dims value
+    # uses only names that are a whole axis of a parameter's abstract shape
+    # (or a dims parameter's), and that parameter is then annotated exactly
+    # (and kept).
+    def binder(self, name, shape=False):
+        """The parameter whose annotation will bind size (or shape) name
+        `name`, or None."""
+        for pname, items in self.params:
+            if pname in self.dims_params:
+                if not shape and name in self.dims_named.get(pname, ()):
+                    return pname
+                continue
+            want = ('s', name) if shape else ('d', ads(name))
+            if want in items:
+                return pname
+        return None
+
+    def size_in_dims(self, a):
+        """The text of abstract size `a` in a dims value (pinning the
+        parameters that bind its names); None if it cannot be written."""
+        p = poly(a)
+        if p is None:
+            return None
+        pins = []
+        for mono in p:
+            for n in mono:
+                b = self.binder(n)
+                if b is None:
+                    return None
+                pins.append(b)
+        self.pinned.update(pins)
+        return ad_text(a)
+
+    def shape_in_dims(self, name):
+        """A shape name usable in elements()/rank() (pinning its binder)."""
+        b = self.binder(name, shape=True)
+        if b is None:
+            return False
+        self.pinned.add(b)
+        return True
+
     def any_param(self, scope):
         """A new parameter of unknown shape (unannotated)."""
         return self.new_param((('s', self.fresh_shape()),))
@@ -515,7 +617,7 @@ class FnGen(object):
             return self.leaf(scope)
         ops = ['unary', 'binary', 'binary', 'binary', 'maxmin', 'matmul', 'transpose',
                'concat', 'reverse', 'map', 'reduce', 'call', 'call', 'conv', 'extern', 'extern',
-               'lambda_call', 'ho_call', 'lastaxis', 'select', 'cnn', 'cnn']
+               'lambda_call', 'ho_call', 'lastaxis', 'select', 'cnn', 'cnn', 'shapeop']
         for _ in range(6):
             op = self.pick(ops)
             r = getattr(self, 'op_' + op)(scope, depth)
@@ -824,6 +926,212 @@ class FnGen(object):
                 return None
             outs.append(o)
         return call, 3, tuple(('d', d) for d in list(lead) + outs)
+
+    # -- spec section 5b: reshape, flatten, concat_axis, slice (nonzero is
+    # a statement, stmt_nonzero).  Operands are made to fit their rules;
+    # now and then deliberately not (a target with another element count,
+    # an axis past the rank, bounds past the axis): static errors or
+    # run-time checks.
+    def op_shapeop(self, scope, depth):
+        kind = self.pick(['reshape', 'reshape', 'flatten', 'concat_axis', 'concat_axis',
+                          'slice', 'slice'])
+        return getattr(self, 'shape_' + kind)(scope, depth)
+
+    def dims_text(self, sizes):
+        """A dims value of abstract sizes: its text, or None."""
+        parts = []
+        for a in sizes:
+            t = self.size_in_dims(a)
+            if t is None:
+                return None
+            parts.append(t)
+        return '[' + ', '.join(parts) + ']'
+
+    def shape_reshape(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if not has_svar(it) and self.chance(0.12):
+            # any target of small constants: a run-time check of the count
+            t = [self.pick([1, 2, 3, 4, 6, 12]) for _ in range(self.pick([0, 1, 1, 2, 3]))]
+            return ('reshape(%s, [%s])' % (x[0], ', '.join(map(str, t))), 3,
+                    tuple(('d', adc(v)) for v in t))
+        if has_svar(it):
+            # a rank-polymorphic operand: [elements(s)], [elements(s), n]
+            if len(it) == 1 and self.shape_in_dims(it[0][1]):
+                return 'reshape(%s, [elements(%s)])' % (x[0], it[0][1]), 3, (('d', opaque()),)
+            if it[0][0] == 's' and lead_dims(it[1:]) == len(it) - 1 and len(it) >= 2 \
+                    and self.shape_in_dims(it[0][1]):
+                rest = self.dims_text([i[1] for i in it[1:]])
+                if rest is not None:
+                    inner = rest[1:-1]
+                    if self.chance(0.5):
+                        return ('reshape(%s, [elements(%s), %s])' % (x[0], it[0][1], inner), 3,
+                                (('d', opaque()),) + it[1:])
+                    return ('reshape(%s, [elements(%s @ [%s])])' % (x[0], it[0][1], inner), 3,
+                            (('d', opaque()),))
+            return None
+        sizes = [i[1] for i in it]
+        r = self.rng.random()
+        if r < 0.3 and len(sizes) >= 2:
+            # merge two adjacent axes: [b, n * d]
+            i = self.rng.randrange(len(sizes) - 1)
+            target = sizes[:i] + [ad_op('*', sizes[i], sizes[i + 1])] + sizes[i + 2:]
+        elif r < 0.45:
+            # everything: [elements]
+            e = adc(1)
+            for a in sizes:
+                e = ad_op('*', e, a)
+            target = [e]
+        elif r < 0.6 and sizes:
+            # split an axis with a dims parameter h: [b, n, h, d / h]
+            hp = self.new_named_dims_param(1)
+            if hp is None:
+                return None
+            i = self.rng.randrange(len(sizes))
+            t = self.size_in_dims(sizes[i])
+            if t is None:
+                return None
+            h = hp[1][0]
+            self.pinned.add(hp[0])      # its name is used, not the parameter
+            if ' ' in t:
+                t = '(' + t + ')'
+            pre = self.dims_text(sizes[:i])
+            post = self.dims_text(sizes[i + 1:])
+            if pre is None or post is None:
+                return None
+            parts = [p for p in (pre[1:-1], h, '%s / %s' % (t, h), post[1:-1]) if p]
+            return ('reshape(%s, [%s])' % (x[0], ', '.join(parts)), 3,
+                    tuple(('d', a) for a in sizes[:i]) + (('d', ads(h)), ('d', opaque())) +
+                    tuple(('d', a) for a in sizes[i + 1:]))
+        elif r < 0.75:
+            # insert or drop axes of size 1, split a constant
+            target = list(sizes)
+            k = self.rng.randrange(len(target) + 1)
+            c = adconst(target[k]) if k < len(target) else None
+            if c is not None and c > 1 and c % 2 == 0 and self.chance(0.6):
+                target[k:k + 1] = [adc(c // 2), adc(2)]
+            elif k < len(target) and adconst(target[k]) == 1:
+                del target[k]
+            else:
+                target.insert(k, adc(1))
+        elif r < 0.88:
+            # a deliberate misfit: one more, one axis dropped, one added
+            target = list(sizes)
+            if target and self.chance(0.4):
+                k = self.rng.randrange(len(target))
+                target[k] = ad_op('+', target[k], adc(1))
+            elif target and self.chance(0.5):
+                del target[self.rng.randrange(len(target))]
+            else:
+                target.insert(self.rng.randrange(len(target) + 1), adc(self.pick([2, 3])))
+        else:
+            # the same shape (or a scalar's [1] / [] round trip)
+            target = list(sizes) if sizes or self.chance(0.5) else [adc(1)]
+        d = self.dims_text(target)
+        if d is None:
+            return None
+        return 'reshape(%s, %s)' % (x[0], d), 3, tuple(('d', a) for a in target)
+
+    def shape_flatten(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if lead_dims(it) < 1:
+            if has_svar(it) and self.chance(0.3):
+                return 'flatten(%s)' % x[0], 3, (('d', opaque()), ('d', opaque()))
+            if not it and self.chance(0.1):
+                return 'flatten(%s)' % x[0], 3, (('d', opaque()), ('d', opaque()))  # a static error
+            return None
+        e = adc(1)
+        for i in it[1:]:
+            e = ad_op('*', e, i[1]) if i[0] == 'd' else opaque()
+        return 'flatten(%s)' % x[0], 3, (it[0], ('d', e))
+
+    def axis_arg(self, n):
+        """The axis of concat_axis / slice: a literal below n (rarely n
+        itself, past the rank), or rarely a dims parameter (axis None)."""
+        if self.chance(0.06):
+            p = self.new_named_dims_param(1) if self.chance(0.7) else None
+            if p is None:
+                p = self.new_dims_param(1)
+                p = (p,) if p is not None else None
+            if p is not None:
+                return p[0], None
+        k = n if self.chance(0.03) else self.rng.randrange(n)
+        return '[%d]' % k, k
+
+    def shape_concat_axis(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        n = lead_dims(it)
+        if n < 1:
+            return None
+        kt, k = self.axis_arg(n)
+        if k is None:
+            if has_svar(it):
+                return None
+            y = self.value_of(it, scope, allow_literal=False)
+            if y is None:
+                return None
+            return 'concat_axis(%s, %s, %s)' % (x[0], y, kt), 3, tuple(('d', opaque()) for _ in it)
+        if k >= len(it):
+            # past the rank: an error
+            return 'concat_axis(%s, %s, %s)' % (x[0], x[0], kt), 3, it
+        b = self.new_size() if self.chance(0.7) else it[k][1]
+        p = it[:k] + (('d', b),) + it[k + 1:]
+        y = self.value_of(p, scope, allow_literal=False)
+        if y is None:
+            return None
+        a, bb = (x[0], y) if self.chance(0.6) else (y, x[0])
+        return ('concat_axis(%s, %s, %s)' % (a, bb, kt), 3,
+                it[:k] + (('d', ad_op('+', it[k][1], b)),) + it[k + 1:])
+
+    def shape_slice(self, scope, depth):
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        n = lead_dims(it)
+        if n < 1:
+            return None
+        kt, k = self.axis_arg(n)
+        if k is not None and k >= len(it):
+            return 'slice(%s, %s, [0], [0])' % (x[0], kt), 3, it
+        r = self.rng.random()
+        if r < 0.12:
+            # the bounds as dims parameters
+            ip = self.new_named_dims_param(1)
+            jp = self.new_named_dims_param(1)
+            if ip is None or jp is None:
+                return None
+            bounds = (ip[0], jp[0])
+            out = ('d', opaque())
+        else:
+            size = it[k][1] if k is not None else opaque()
+            c = adconst(size)
+            st = self.size_in_dims(size) if c is None else None
+            if c is not None:
+                i = self.rng.randrange(c + 1)
+                j = self.rng.randrange(i, c + 1)
+                if self.chance(0.05):
+                    j = c + 1               # past the axis
+                bounds = ('[%d]' % i, '[%d]' % j)
+                out = ('d', adc(j - i))
+            elif st is not None and self.chance(0.75):
+                q = self.rng.random()
+                if q < 0.3:
+                    bounds, out = ('[0]', '[%s]' % st), ('d', size)
+                elif q < 0.6:
+                    bounds, out = ('[1]', '[%s]' % st), ('d', ad_op('-', size, adc(1)))
+                else:
+                    e = ad_op('-', size, adc(1))
+                    bounds, out = ('[1]', '[%s]' % ad_text(e)), ('d', ad_op('-', e, adc(1)))
+            else:
+                # constant bounds: a run-time check j <= n
+                i = self.pick([0, 0, 1])
+                j = i + self.pick([0, 1, 2])
+                bounds, out = ('[%d]' % i, '[%d]' % j), ('d', adc(j - i))
+        text = 'slice(%s, %s, %s, %s)' % (x[0], kt, bounds[0], bounds[1])
+        if k is None:
+            return text, 3, tuple(('d', opaque()) for _ in it) if not has_svar(it) else (('s', self.fresh_shape()),)
+        return text, 3, it[:k] + (out,) + it[k + 1:]
 
     def lambda1(self, slice_items, scope, depth, annotate=None):
         """fn (a) { ... } over a slice; returns (text, result items)."""
@@ -1177,12 +1485,17 @@ class FnGen(object):
         used = body + ' ' + final
         if len(self.params) > 1 and self.chance(0.9):
             # drop the parameters nothing uses (they would be of any type)
-            keep = [p for p in self.params if re.search(r"(?<![\w'])%s(?![\w'])" % re.escape(p[0]), used)]
+            keep = [p for p in self.params if p[0] in self.pinned or
+                    re.search(r"(?<![\w'])%s(?![\w'])" % re.escape(p[0]), used)]
             self.params = keep or self.params[:1]
         params = []
         for name, items in self.params:
-            if name in self.dims_params:
+            if name in self.dims_named:
+                params.append('%s : dims [%s]' % (name, ', '.join(self.dims_named[name])))
+            elif name in self.dims_params:
                 params.append(name + self.dims_annotation(self.dims_params[name]))
+            elif name in self.pinned:
+                params.append(name + ' : ' + self.exact_annotation(items))
             else:
                 params.append(name + self.param_annotation(items))
         if body:
@@ -1193,6 +1506,12 @@ class FnGen(object):
         info = FnInfo(self.name, [self.template(it) for _, it in self.params], self.template(result),
                       callable_=not self.dims_params)
         return text, info
+
+    def exact_annotation(self, items):
+        """The annotation of a parameter whose names a dims value uses:
+        its abstract shape as it is (an opaque size gets a fresh name)."""
+        return shape_text(tuple(('d', ad_text(it[1]) or self.fresh_dim()) if it[0] == 'd' else it
+                                for it in items), self.elem)
 
     def dims_annotation(self, rank):
         """A dims parameter's annotation: fresh names, or none (inferred)."""
@@ -1244,6 +1563,18 @@ class FnGen(object):
             return self.stmt_dims()
         if r < 0.34:
             return self.stmt_topk(depth)
+        if r < 0.42:
+            # spec 5b: reshape, flatten, concat_axis, slice
+            e = self.op_shapeop(self.pool, depth)
+            if e is None:
+                return None
+            name = self.fresh_val()
+            self.pool.append((name, e[2]))
+            if self.chance(0.25):
+                return '%s : %s = %s;' % (name, self.annotation(e[2], rewrite=0.3), e[0])
+            return '%s = %s;' % (name, e[0])
+        if r < 0.46:
+            return self.stmt_nonzero(depth)
         e = self.expr(self.pool, depth)
         name = self.fresh_val()
         if self.chance(0.3):
@@ -1284,6 +1615,33 @@ class FnGen(object):
         v, i = self.fresh_val(), self.fresh_val()
         self.pool.append((v, it[:-1] + (('d', kd),)))
         return '%s, %s = topk(%s, %s);' % (v, i if self.chance(0.7) else '_', x[0], kt)
+
+    def stmt_nonzero(self, depth):
+        """spec 5b: nonzero of a rank-1 value (rarely another rank, an
+        error), then element-wise operations on its run-time sized result.
+        The i32 result is converted to f32 before it meets the others."""
+        x = self.of_rank(self.pool, depth, 1)
+        if x is None:
+            if not self.chance(0.1):
+                return None
+            x = self.leaf(self.pool)
+        name = self.fresh_val()
+        r = self.rng.random()
+        if r < 0.4:
+            text = '%s = f32(nonzero(%s));' % (name, x[0])
+        elif r < 0.7:
+            i = self.fresh_val()
+            text = '%s = nonzero(%s); %s = f32(%s + %s * 2) * 0.5;' % (i, x[0], name, i, i)
+        elif r < 0.85:
+            text = '%s = %s(f32(nonzero(%s))) + 1f;' % (name, self.pick(UNARY), x[0])
+        else:
+            # with a broadcasting partner: a scalar, or [1]
+            y = self.value_of(self.pick([(), (('d', adc(1)),)]), self.pool)
+            if y is None:
+                return None
+            text = '%s = f32(nonzero(%s)) * %s;' % (name, x[0], y)
+        self.pool.append((name, (('d', opaque()),)))
+        return text
 
     def stmt_tuple(self, depth):
         ct = self.call_tuple(self.pool, depth) if self.chance(0.5) else None
@@ -1374,7 +1732,7 @@ class FnGen(object):
         ops = ['+', '*', '-', '/']
         text = t.format(E=self.elem, OP=self.pick(ops), MAX=self.pick(['max', 'min']),
                         U=self.pick(UNARY), RED=self.pick(['+', 'max', 'min', '*']),
-                        INIT=self.pick(INITS), C=self.pick([1, 2, 3]))
+                        INIT=self.pick(INITS), C=self.pick([1, 2, 3]), K=self.pick([0, 1, 1, 2]))
         # the idioms use one operator per template; vary the second
         return '%s = %s;' % (self.name, text), None
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """interp.py - a concrete shape interpreter for Axon, written from the
-contract (axon-spec.md sections 1-5 and the dims values, extern `where`
-clauses and operators of section 5b) and docs/language.md only.
+contract (axon-spec.md sections 1-5 and the dims values, elements() and
+rank(), `where` clauses and operators of section 5b) and docs/language.md
+only.
 
 It shares nothing with axonc: its own lexer, parser and evaluator.  A
 top-level function is run on concrete input shapes; every value is a tensor
@@ -103,6 +104,12 @@ def lex(text):
 # Where clauses (of an extern or a fn): [(op, d1, d2)], op '=' or '<='
 # Shapes: list of atoms ('dims', [d])  ('svar', name)  ('sbc', [shape])
 # Dims: ('int', k)  ('dvar', name)  ('rag',)  ('q',)  ('op', op, a, b)  ('dbc', [d])
+#       ('elements', [('q',)], shape)  ('rank', [('q',)], shape)   spec 5b:
+#       the product of a shape's sizes, its number of axes.  The middle
+#       field is a stand-in for readers that do not know these nodes (run.py
+#       draws plausible inputs from a signature and reads an unknown node as
+#       a broadcast of its second field: here one `?`, an arbitrary size);
+#       the shape is the third.
 
 class Item(object):
     __slots__ = ('kind', 'name', 'node', 'start', 'end', 'line', 'where')
@@ -437,6 +444,13 @@ class Parser(object):
                     ops.append(self.dim())
                 self.expect(')')
                 return ('dbc', ops)
+            if name in ('elements', 'rank') and self.kind() == '(':
+                # spec 5b: `elements(s)`, `rank(s)`: a dimension expression
+                # of a shape (`elements([n, 4])`, `rank(p @ [n])`)
+                self.next()
+                sh = self.shape()
+                self.expect(')')
+                return (name, [('q',)], sh)
             return ('dvar', name)
         if k == '(':
             self.next()
@@ -809,14 +823,58 @@ class Ctx(object):
         self.budget = budget
         self.divtok = {}
         self.depth = 0
+        self.dynbound = {}               # DYN token -> its upper bound (an int)
         # the one constraint store of the evaluation: the annotation names of
         # every scope (qualified by the scope), the variables of every extern
         # call, and the existential variables that values mention
         self.store = Solver(self)
 
-    def fresh_dyn(self):
+    def fresh_dyn(self, bound=None):
+        """A new DYN token; bound: a size it is at most (spec 5b: nonzero's
+        `?` is at most n), kept where it has a finite upper bound."""
         self.ntok += 1
-        return Sym({('d%d' % self.ntok,): 1})
+        tok = 'd%d' % self.ntok
+        if bound is not None:
+            b = self.resolve(bound)
+            if isinstance(b, int):
+                self.dynbound[tok] = b
+            elif isinstance(b, Sym) and not has_v(b):
+                hi = self.dyn_range(b)[1]
+                if hi is not None:
+                    self.dynbound[tok] = hi
+        return Sym({(tok,): 1})
+
+    def dyn_range(self, v):
+        """(lo, hi) of a value without existentials, each DYN token between
+        0 and its bound (None: unbounded below / above)."""
+        if isinstance(v, int):
+            return v, v
+        lo = hi = v.poly.get((), 0)
+        for m, c in v.poly.items():
+            if not m:
+                continue
+            mhi = 1
+            for a in m:
+                b = self.dynbound.get(a)
+                if b is None:
+                    mhi = None
+                    break
+                mhi *= b
+            if c > 0:
+                hi = None if hi is None or mhi is None else hi + c * mhi
+            else:
+                lo = None if lo is None or mhi is None else lo + c * mhi
+        return lo, hi
+
+    def dyn_nonneg(self, v):
+        """True/False/None: a value without existentials is surely >= 0,
+        surely < 0, or either (with the DYN tokens' bounds)."""
+        lo, hi = self.dyn_range(v)
+        if lo is not None and lo >= 0:
+            return True
+        if hi is not None and hi < 0:
+            return False
+        return None
 
     def fresh_evar(self):
         """A new existential size (a variable of the store), as a value."""
@@ -857,7 +915,11 @@ class Ctx(object):
                 if has_v(v):
                     self.constrain(('size', v))
                 else:
-                    self.undec('%s may be negative' % what)
+                    nn = self.dyn_nonneg(v)
+                    if nn is False:
+                        raise Reject('%s is negative' % what)
+                    if nn is None:
+                        self.undec('%s may be negative' % what)
 
 
 def darith(ctx, op, a, b):
@@ -992,6 +1054,10 @@ def eq_check(ctx, a, b, what):
             except Reject as ex:
                 raise Reject('%s: %s' % (what, ex))
         else:
+            # a bounded DYN (nonzero's) may be surely different
+            lo, hi = ctx.dyn_range(mk_dim(padd(to_poly(a), to_poly(b), -1)))
+            if (lo is not None and lo > 0) or (hi is not None and hi < 0):
+                raise Reject('%s: %s cannot be %s' % (what, fmt_dim(a), fmt_dim(b)))
             ctx.undec('%s needs a run-time size' % what)
 
 
@@ -1017,25 +1083,41 @@ def values_equal(ctx, v1, v2, what):
         raise Reject('%s: different kinds of values' % what)
 
 
+def shape_elements(ctx, dims, what='elements'):
+    """spec 5b: elements(s), the product of a shape's sizes (1 for []).
+    Decision: the product must fit int64 (a size the program computes;
+    a 0 axis makes it 0 whatever the others are, as a plan's count)."""
+    r = 1
+    for x in dims:
+        r = darith(ctx, '*', r, x)
+    if isinstance(r, int) and r > INT64_MAX:
+        raise Reject('%s: the product of the sizes overflows int64' % what)
+    return r
+
+
 # ---------------------------------------------------------------- solver
 
-def dim_vars(d, acc):
+def dim_vars(d, acc, sacc=None):
+    """The dimension names of d (into acc) and the shape names that an
+    `elements(s)` or `rank(s)` in it mentions (into sacc, if given)."""
     k = d[0]
     if k == 'dvar':
         acc.add(d[1])
     elif k == 'op':
-        dim_vars(d[2], acc)
-        dim_vars(d[3], acc)
+        dim_vars(d[2], acc, sacc)
+        dim_vars(d[3], acc, sacc)
     elif k == 'dbc':
         for x in d[1]:
-            dim_vars(x, acc)
+            dim_vars(x, acc, sacc)
+    elif k in ('elements', 'rank'):
+        shape_vars(d[2], acc, set() if sacc is None else sacc)
 
 
 def shape_vars(atoms, dacc, sacc):
     for a in atoms:
         if a[0] == 'dims':
             for d in a[1]:
-                dim_vars(d, dacc)
+                dim_vars(d, dacc, sacc)
         elif a[0] == 'svar':
             sacc.add(a[1])
         else:
@@ -1118,9 +1200,10 @@ class Solver(object):
         """Add the unbound variables that value v mentions."""
         acc.update(evars(self.resolve(v)))
 
-    def dim_free(self, d, acc):
+    def dim_free(self, d, acc, sacc=None):
         """The unbound variables of an annotation dimension (through the
-        values of its bound variables)."""
+        values of its bound variables); the unbound shape variables that an
+        `elements(s)` or `rank(s)` in it mentions go to sacc."""
         k = d[0]
         if k == 'dvar':
             v = self.dims.get(d[1])
@@ -1131,12 +1214,34 @@ class Solver(object):
         elif k == 'val':
             self.open_vars(d[1], acc)
         elif k == 'op':
-            self.dim_free(d[2], acc)
-            self.dim_free(d[3], acc)
+            self.dim_free(d[2], acc, sacc)
+            self.dim_free(d[3], acc, sacc)
         elif k == 'dbc':
             for x in d[1]:
-                self.dim_free(x, acc)
+                self.dim_free(x, acc, sacc)
+        elif k in ('elements', 'rank'):
+            self.shape_free(d[2], acc, sacc, k == 'elements')
         return acc
+
+    def shape_free(self, atoms, acc, sacc, sizes=True):
+        """dim_free of a shape inside elements() (sizes) or rank() (only
+        the ranks of its shape variables matter)."""
+        for a in atoms:
+            if a[0] == 'dims':
+                if sizes:
+                    for d in a[1]:
+                        self.dim_free(d, acc, sacc)
+            elif a[0] == 'svar':
+                v = self.shapes.get(a[1])
+                if v is None:
+                    if sacc is not None:
+                        sacc.add(a[1])
+                elif sizes:
+                    for x in v:
+                        self.open_vars(x, acc)
+            else:
+                for op in a[1]:
+                    self.shape_free(op, acc, sacc, sizes)
 
     # -- evaluation of annotation dimensions and shapes
     def eval_dim(self, d):
@@ -1162,12 +1267,32 @@ class Solver(object):
             if d[1] == '/' and (has_v(a) or has_v(b)):
                 raise NotBound('an existential under a division')
             return darith(self.ctx, d[1], a, b)
+        if k == 'elements':
+            return shape_elements(self.ctx, self.eval_shape(d[2]))
+        if k == 'rank':
+            return self.shape_rank(d[2])
         # broadcast of dimensions
         vals = [self.eval_dim(x) for x in d[1]]
         r = vals[0]
         for v in vals[1:]:
             r = self.bcast_dim(r, v)
         return r
+
+    def shape_rank(self, atoms):
+        """rank(s) of an annotation shape (NotBound while a shape variable
+        in it is)."""
+        n = 0
+        for a in atoms:
+            if a[0] == 'dims':
+                n += len(a[1])
+            elif a[0] == 'svar':
+                v = self.shapes.get(a[1])
+                if v is None:
+                    raise NotBound(a[1])
+                n += len(v)
+            else:
+                n += max(self.shape_rank(x) for x in a[1])
+        return n
 
     def bcast_dim(self, a, b):
         a, b = self.resolve(a), self.resolve(b)
@@ -1404,6 +1529,11 @@ class Solver(object):
             raise Reject('a where clause fails (%s <= %s)' % (fmt_dim(a), fmt_dim(b)))
         if has_v(diff):
             return ('size', diff)
+        nn = self.ctx.dyn_nonneg(diff)
+        if nn is True:
+            return None
+        if nn is False:
+            raise Reject('a where clause fails (%s <= %s)' % (fmt_dim(a), fmt_dim(b)))
         self.mark_undec('a where clause needs a run-time size')
         return None
 
@@ -1424,7 +1554,11 @@ class Solver(object):
         if nn is True:
             return None
         if not has_v(v):
-            self.mark_undec('a size may be negative')
+            nn = self.ctx.dyn_nonneg(v)
+            if nn is False:
+                raise Reject('a size is negative')
+            if nn is None:
+                self.mark_undec('a size may be negative')
             return None
         n = ('size', v)
         return c if n == c else n
@@ -1438,7 +1572,12 @@ class Solver(object):
                 raise Reject('negative size')
             self.bind_dim(d[1], target)
             return None
-        fv = self.dim_free(d, set())
+        sv = set()
+        fv = self.dim_free(d, set(), sv)
+        if sv:
+            # a shape variable under elements() or rank() that nothing has
+            # bound: many shapes fit, the search decides
+            return c
         fv.update(evars(target))
         free = sorted(fv)
         if not free:
@@ -1602,6 +1741,42 @@ class Solver(object):
             except NotBound:
                 return None
             return 'rag' if v is RAG else to_poly(v)
+        if k == 'elements':
+            # the product of the sizes (of bound shape variables' values)
+            factors = []
+            for a in d[2]:
+                if a[0] == 'dims':
+                    factors.extend(self.to_vpoly(x) for x in a[1])
+                elif a[0] == 'svar':
+                    v = self.shapes.get(a[1])
+                    if v is None:
+                        return None
+                    for x in v:
+                        x = self.resolve(x)
+                        factors.append('rag' if x is RAG else to_poly(x))
+                else:
+                    try:
+                        vals = self.eval_shape([a])
+                    except NotBound:
+                        return None
+                    factors.extend('rag' if x is RAG else to_poly(x) for x in vals)
+            if 'rag' in factors:
+                return 'rag'
+            if any(f is None for f in factors):
+                return None
+            r = {(): 1}
+            for f in factors:
+                r = pmul(r, f)
+            cst = pconst(r)
+            if cst is not None and cst > INT64_MAX:
+                raise Reject('elements: the product of the sizes overflows int64')
+            return r
+        if k == 'rank':
+            try:
+                n = self.shape_rank(d[2])
+            except NotBound:
+                return None
+            return {(): n} if n else {}
         return None
 
     def solve_nonpoly(self, c, name, target):
@@ -1680,6 +1855,10 @@ class Solver(object):
                 if not isinstance(cv, int) or cv == 0:
                     return None
                 return a if cv > 0 else -a
+        if k == 'rank':
+            return 0
+        if k == 'elements':
+            return 0 if name not in self.dim_free(d, set()) else None
         return None
 
     # -- search
@@ -1687,9 +1866,10 @@ class Solver(object):
         """The unbound variables of a constraint: [('d', name) | ('s', name)]."""
         k = c[0]
         if k == 'dim':
-            fv = self.dim_free(c[1], set())
+            sv = set()
+            fv = self.dim_free(c[1], set(), sv)
             self.open_vars(c[2], fv)
-            return [('d', v) for v in sorted(fv)]
+            return [('d', v) for v in sorted(fv)] + [('s', v) for v in sorted(sv)]
         if k == 'bc':
             fv = set()
             for x in c[1:4]:
@@ -1698,17 +1878,20 @@ class Solver(object):
         if k == 'size':
             return [('d', v) for v in sorted(evars(self.resolve(c[1])))]
         if k in ('le', 'deq'):
-            fv = self.dim_free(c[1], set())
-            self.dim_free(c[2], fv)
-            return [('d', v) for v in sorted(fv)]
+            sv = set()
+            fv = self.dim_free(c[1], set(), sv)
+            self.dim_free(c[2], fv, sv)
+            return [('d', v) for v in sorted(fv)] + [('s', v) for v in sorted(sv)]
         out = []
         for it in c[1]:
             if it[0] == 's':
                 if it[1] not in self.shapes:
                     out.append(('s', it[1]))
             elif it[0] == 'd':
-                fv = self.dim_free(it[1], set())
+                sv = set()
+                fv = self.dim_free(it[1], set(), sv)
                 out.extend(('d', v) for v in sorted(fv))
+                out.extend(('s', v) for v in sorted(sv))
             elif it[0] == 'c':
                 out.extend(('d', v) for v in sorted(evars(self.resolve(it[1]))))
             elif it[0] == 'b':
@@ -1820,10 +2003,33 @@ class Solver(object):
                         vals.append(RAG)
                     vals.extend(syms)
                     return ('d', name, vals)
+        inbc = set()
+        for c in self.pending:
+            if c[0] == 'shape':
+                for it in c[1]:
+                    if it[0] == 'b':
+                        shape_vars([it[1]], set(), inbc)
         for c in self.pending:
             for kind, name in self.free_in(c):
                 if kind == 's':
-                    raise GaveUp('a shape variable only inside broadcast()')
+                    if name in inbc:
+                        raise GaveUp('a shape variable only inside broadcast()')
+                    # only under elements() and rank(): what matters is
+                    # its rank r and its product P, and [P, 1, ..., 1]
+                    # (or [] for r = 0) has both
+                    sizes = list(range(0, bound + 1))
+                    sizes.extend(sorted(x for x in ints if x > bound))
+                    sizes.extend(syms)
+                    maxr = min(bound, 10)
+                    if maxr < bound:
+                        self.truncated = True
+                    vals = []
+                    for r in [1, 0] + list(range(2, maxr + 1)):
+                        if r == 0:
+                            vals.append(())
+                        else:
+                            vals.extend((v,) + (1,) * (r - 1) for v in sizes)
+                    return ('s', name, vals)
         return None
 
     def const_weight(self, d):
@@ -1843,6 +2049,8 @@ class Solver(object):
             return self.const_weight(d[2]) + self.const_weight(d[3])
         if k == 'dbc':
             return sum(self.const_weight(x) for x in d[1])
+        if k == 'elements':
+            return sum(self.const_weight(x) for a in d[2] if a[0] == 'dims' for x in a[1])
         return 0
 
     def search(self, want=None, limit=2):
@@ -2134,6 +2342,8 @@ class Scope(object):
             return ('op', d[1], self.qual_dim(d[2]), self.qual_dim(d[3]))
         if k == 'dbc':
             return ('dbc', [self.qual_dim(x) for x in d[1]])
+        if k in ('elements', 'rank'):
+            return (k, d[1], self.qual_shape(d[2]))
         return d
 
     def qual_shape(self, atoms):
@@ -2254,6 +2464,15 @@ def build_dim(solver, d, fresh):
         return solver.ctx.resolve(v)
     if k == 'op':
         return darith(solver.ctx, d[1], build_dim(solver, d[2], fresh), build_dim(solver, d[3], fresh))
+    if k in ('elements', 'rank'):
+        sv = set()
+        shape_vars(d[2], set(), sv)
+        if any(solver.shape(n) is None for n in sv):
+            # of a shape no parameter binds: the caller's choice, so this
+            # size is too (an existential; one per call and expression)
+            return evar_value('%s%s%r' % (solver.prefix, k, d[2]))
+        sh = build_type(solver, ('tensor', None, d[2]), fresh).s
+        return shape_elements(solver.ctx, sh) if k == 'elements' else len(sh)
     vals = [build_dim(solver, x, fresh) for x in d[1]]
     r = vals[0]
     for v in vals[1:]:
@@ -2314,7 +2533,11 @@ BUILTINS.update({'max': 2, 'min': 2, 'matmul': 2, 'transpose': 1, 'conv': 2,
                  # spec 5b: the operators with dims arguments
                  'conv1d': 4, 'conv2d': 4, 'conv2d_grouped': 6,
                  'maxpool2d': 4, 'avgpool2d': 4, 'maxpool1d': 4, 'avgpool1d': 4,
-                 'upsample2d': 2, 'pad2d': 2, 'size': 1, 'topk': 2})
+                 'upsample2d': 2, 'pad2d': 2, 'size': 1, 'topk': 2,
+                 # spec 5b: the operators whose rules need elements() and
+                 # rank()
+                 'reshape': 2, 'flatten': 1, 'concat_axis': 3, 'slice': 4,
+                 'nonzero': 1})
 # spec 5b: a spec string first (its operands decide the number of arguments)
 SPEC_OPS = ('einsum', 'sum', 'mean', 'amax', 'amin', 'argmax')
 for _n in SPEC_OPS:
@@ -2415,12 +2638,40 @@ class Interp(object):
         if k == 'rag':
             return RAG
         if k == 'op':
+            # exact arithmetic: the value is the size (checked by the
+            # caller), so a product with a 0 factor is 0 (`[n * m * k]`)
             return darith(self.ctx, d[1], self.dims_value(d[2], scope), self.dims_value(d[3], scope))
+        if k in ('elements', 'rank'):
+            # spec 5b: of a shape named by the item's annotations
+            # (`reshape(x, [b, elements(s)])`)
+            sh = self.dims_shape(d[2], scope)
+            return shape_elements(self.ctx, sh) if k == 'elements' else len(sh)
         vals = [self.dims_value(x, scope) for x in d[1]]
         r = vals[0]
         for v in vals[1:]:
             r = bcast_dim(self.ctx, r, v)
         return r
+
+    def dims_shape(self, atoms, scope):
+        """The sizes of a shape inside a dims value's elements() or
+        rank().  A shape name not bound yet would be an existential shape:
+        not modelled (the generator writes none)."""
+        out = []
+        for a in atoms:
+            if a[0] == 'dims':
+                out.extend(self.dims_value(d, scope) for d in a[1])
+            elif a[0] == 'svar':
+                v = scope.shape(a[1])
+                if v is None:
+                    raise GaveUp('elements()/rank() of a shape %s not bound yet' % a[1])
+                out.extend(self.ctx.resolve(x) for x in v)
+            else:
+                ops = [self.dims_shape(x, scope) for x in a[1]]
+                r = tuple(ops[0])
+                for o in ops[1:]:
+                    r = bcast_shapes(self.ctx, r, tuple(o))
+                out.extend(r)
+        return tuple(out)
 
     def apply(self, f, args):
         self.ctx.depth += 1
@@ -2936,6 +3187,87 @@ class Interp(object):
         s = x.s[:-1] + (kk,)
         return Tup([Tens(s), Tens(s)])
 
+    # -- spec section 5b: reshape, flatten, concat_axis, slice, nonzero,
+    # exactly their signatures.  Where the spec is silent (the project's
+    # decisions): a dims argument's sizes are sizes (>= 0); every size
+    # computed fits int64, the two element counts a reshape compares too
+    # (each side's product; a 0 axis makes it 0); reshape with equal counts
+    # is accepted whatever the ranks (no -1 inference); nonzero needs rank
+    # exactly 1 and its size is a run-time one (a DYN, at most n).
+    def axis_arg(self, v, what):
+        """The axis number k of `dims [k]` (an int: a literal, a dims
+        parameter or the item's sizes)."""
+        k, = self.dims_arg(v, 1, what)
+        k = self.ctx.resolve(k)
+        if isinstance(k, int):
+            return k
+        if k is RAG:
+            raise Reject('%s: a ragged axis number' % what)
+        if has_v(k):
+            raise GaveUp('%s: an axis number that is an existential size' % what)
+        # which axis it is decides the output's shape: nothing to go on with
+        self.ctx.undec('%s: the axis number is a run-time size' % what)
+        raise UndetRank('%s: the axis number is a run-time size' % what)
+
+    def b_reshape(self, x, d):
+        """(t a, dims b) -> t b where elements(a) = elements(b)"""
+        if not isinstance(x, Tens):
+            raise Reject('reshape: a tensor was expected')
+        if not isinstance(d, DimsV):
+            raise Reject('reshape: a dims value was expected')
+        target = self.dims_arg(d, len(d.s), 'reshape target')
+        ea = shape_elements(self.ctx, x.s, "reshape: the input's element count")
+        eb = shape_elements(self.ctx, target, "reshape: the target's element count")
+        self.ctx.check_size(ea, "reshape: the input's element count")
+        self.ctx.check_size(eb, "reshape: the target's element count")
+        eq_check(self.ctx, ea, eb, 'reshape: element counts')
+        return Tens(tuple(target))
+
+    def b_flatten(self, x):
+        """(t [n] @ s) -> t [n, elements(s)]"""
+        if not isinstance(x, Tens) or len(x.s) < 1:
+            raise Reject('flatten needs a tensor of rank >= 1')
+        e = shape_elements(self.ctx, x.s[1:], 'flatten')
+        self.ctx.check_size(e, 'flatten: the inner element count')
+        return Tens((x.s[0], e))
+
+    def b_concat_axis(self, a, b, k):
+        """(t p @ [m] @ s, t p @ [n] @ s, dims [k]) -> t p @ [m + n] @ s
+        where rank(p) = k"""
+        if not isinstance(a, Tens) or not isinstance(b, Tens):
+            raise Reject('concat_axis of a non-tensor')
+        kk = self.axis_arg(k, 'concat_axis axis')
+        if kk >= len(a.s) or kk >= len(b.s):
+            raise Reject('concat_axis: axis %d is not below the rank' % kk)
+        if len(a.s) != len(b.s):
+            raise Reject('concat_axis: ranks %d and %d differ' % (len(a.s), len(b.s)))
+        for i, (x, y) in enumerate(zip(a.s, b.s)):
+            if i != kk:
+                eq_check(self.ctx, x, y, 'concat_axis axis %d' % i)
+        n = self.size_op('+', a.s[kk], b.s[kk], 'concat_axis size')
+        return Tens(a.s[:kk] + (n,) + a.s[kk + 1:])
+
+    def b_slice(self, x, k, i, j):
+        """(t p @ [n] @ s, dims [k], dims [i], dims [j]) -> t p @ [j - i] @ s
+        where rank(p) = k, i <= j, j <= n"""
+        if not isinstance(x, Tens):
+            raise Reject('slice of a non-tensor')
+        kk = self.axis_arg(k, 'slice axis')
+        lo, = self.dims_arg(i, 1, 'slice start')
+        hi, = self.dims_arg(j, 1, 'slice end')
+        if kk >= len(x.s):
+            raise Reject('slice: axis %d is not below the rank' % kk)
+        n = darith(self.ctx, '-', hi, lo)
+        self.ctx.check_size(n, 'slice: j - i (the end minus the start)')
+        self.ctx.check_size(darith(self.ctx, '-', x.s[kk], hi), 'slice: n - j (the axis minus the end)')
+        return Tens(x.s[:kk] + (n,) + x.s[kk + 1:])
+
+    def b_nonzero(self, x):
+        """(t [n]) -> i32 [?], the ? at most n"""
+        if not isinstance(x, Tens) or len(x.s) != 1:
+            raise Reject('nonzero needs a tensor of rank 1')
+        return Tens((self.ctx.fresh_dyn(bound=x.s[0]),))
+
 
 BNAMES = {'+': 'arith', '-': 'arith', '*': 'arith', '/': 'arith', 'min': 'max',
           'log_softmax': 'softmax', 'maxpool2d': 'pool2d', 'avgpool2d': 'pool2d',
@@ -3282,6 +3614,44 @@ scal = fn (x, s) { einsum("i,->i", x, s) };
 spbad = fn (x) { s = "i->i"; einsum(s, x) };
 spbad2 = fn (x) { einsum("i->ii", x) };
 ownsum = fn (x) { sum("i->", x) };
+rs = fn (x, d : dims [a, b]) { reshape(x, d) };
+rs1 = fn (x : f32 [b, n, d]) { reshape(x, [b, n * d]) };
+rsh = fn (x : f32 [b, n, d], h : dims [h]) { reshape(x, [b, n, h, d / h]) };
+rsp = fn (x : f32 s) { reshape(x, [elements(s)]) };
+rs3 = fn (x : f32 [n, m, k]) { reshape(x, [n * m * k]) };
+rs0 = fn (x) { reshape(x, [1]) };
+rs0b = fn (x) { reshape(x, []) };
+rsbad = fn (x : f32 [2, 3]) { reshape(x, [7]) };
+rsnz = fn (x) { reshape(nonzero(x), [2]) };
+ed = fn (x : f32 [n, 4]) { reshape(x, [elements([n, 4])]) };
+es = fn (x : f32 s @ [n]) { reshape(x, [elements(s), n]) };
+rd = fn (x : f32 s) { [rank(s)] };
+fl = fn (x) { flatten(x) };
+flc = fn (x : f32 [b, 4, n]) { v = flatten(x); v };
+ca = fn (x, y, k : dims [k]) { concat_axis(x, y, k) };
+ca0 = fn (x : f32 [n, m], y : f32 [k, m]) { concat_axis(x, y, [0]) };
+cal = fn (x, y) { concat_axis(x, y, [1]) };
+sl = fn (x, k : dims [k], i : dims [i], j : dims [j]) { slice(x, k, i, j) };
+sln = fn (x : f32 [b, n]) { slice(x, [1], [1], [n - 1]) };
+nzr = fn (x) { v = nonzero(x); v + v };
+nzb = fn (x, y) { nonzero(x) + y };
+nzs = fn (x : f32 [n]) { v : i32 [m] = nonzero(x); slice(x, [0], [0], [m]) };
+nzm = fn (x, y : f32 [3]) { max(nonzero(x), y) };
+ela = fn (x : f32 s, y : f32 [elements(s)]) { y };
+elb = fn (y : f32 [elements(s)], x : f32 s) { y };
+elu = fn (x : f32 [elements(s)]) { x };
+rk = fn (x : f32 a) where rank(a) = 2 { x };
+rkd = fn (x : f32 a, k : dims [k]) where rank(a) = k { x };
+rku = fn (x : f32 [rank(s)], y : f32 s) { x };
+extern flat2 : (t a) -> t [elements(a)];
+extern rk2 : (t p @ [n], dims [k]) -> t p where rank(p) = k;
+extern same2 : (t a, t b) -> t b where elements(a) = elements(b);
+extern anyel : (t [n]) -> t [elements(s)];
+fe = fn (x) { flat2(x) };
+fr = fn (x, k : dims [k]) { rk2(x, k) };
+fs = fn (x, y) { same2(x, y) };
+fa = fn (x, y : f32 [4]) { max(anyel(x), y) };
+fa2 = fn (x) { anyel(x) };
 """
 
 SELFTEST_CASES = [
@@ -3437,6 +3807,68 @@ SELFTEST_CASES = [
     ('spbad', ['[3]'], 'REJECT'), ('spbad2', ['[3]'], 'REJECT'),
     # an item named like a built-in hides it (sum, above, is the program's)
     ('ownsum', ['[3]'], 'REJECT'),
+    # spec 5b: reshape (equal element counts, any ranks, no -1 inference;
+    # each side's product must fit int64, a 0 axis making it 0)
+    ('rs', ['[2, 3]', '[3, 2]'], 'ACCEPT [3, 2]'), ('rs', ['[2, 3]', '[5, 1]'], 'REJECT'),
+    ('rs', ['[0, 5]', '[0, 7]'], 'ACCEPT [0, 7]'), ('rs', ['[6]', '[6, -1]'], 'REJECT'),
+    ('rs', ['[4611686018427387904, 4]', '[0, 1]'], 'REJECT'),
+    ('rs', ['[4611686018427387904, 4, 0]', '[0, 5]'], 'ACCEPT [0, 5]'),
+    ('rs', ['[0]', '[4611686018427387904, 4]'], 'REJECT'),
+    ('rs', ['[3037000499, 3037000499]', '[3037000499, 3037000499]'], 'ACCEPT [3037000499, 3037000499]'),
+    ('rs1', ['[2, 3, 4]'], 'ACCEPT [2, 12]'), ('rs1', ['[2, 3]'], 'REJECT'),
+    ('rsh', ['[2, 5, 8]', '[2]'], 'ACCEPT [2, 5, 2, 4]'), ('rsh', ['[2, 5, 8]', '[3]'], 'REJECT'),
+    ('rsh', ['[2, 5, 8]', '[0]'], 'REJECT'), ('rsh', ['[2, 0, 8]', '[3]'], 'ACCEPT [2, 0, 3, 2]'),
+    # the element counts are products, 0 with a 0 axis; so is a dims
+    # value's product with a 0 factor (its value is the size)
+    ('rsh', ['[5, 4611686018427387904, 0]', '[2]'], 'ACCEPT [5, 4611686018427387904, 2, 0]'),
+    ('rs3', ['[0, 4611686018427387904, 5]'], 'ACCEPT [0]'), ('rs3', ['[5, 4611686018427387904, 0]'], 'ACCEPT [0]'),
+    ('rs3', ['[5, 4611686018427387904, 1]'], 'REJECT'),
+    ('rsp', ['[2, 3, 4]'], 'ACCEPT [24]'), ('rsp', ['[]'], 'ACCEPT [1]'), ('rsp', ['[5, 0]'], 'ACCEPT [0]'),
+    ('rs0', ['[]'], 'ACCEPT [1]'), ('rs0', ['[1, 1]'], 'ACCEPT [1]'), ('rs0', ['[2]'], 'REJECT'),
+    ('rs0b', ['[1]'], 'ACCEPT []'), ('rs0b', ['[]'], 'ACCEPT []'), ('rs0b', ['[3]'], 'REJECT'),
+    ('rsbad', ['[2, 3]'], 'REJECT'),
+    # nonzero's ? is at most n: [1] cannot give 2 elements, [5] may
+    ('rsnz', ['[5]'], 'UNDECIDABLE'), ('rsnz', ['[1]'], 'REJECT'),
+    ('ed', ['[3, 4]'], 'ACCEPT [12]'),
+    ('es', ['[2, 3, 4]'], 'ACCEPT [6, 4]'), ('es', ['[4]'], 'ACCEPT [1, 4]'),
+    ('rd', ['[2, 3, 4]'], 'ACCEPT [3]'), ('rd', ['[]'], 'ACCEPT [0]'),
+    # flatten: rank >= 1, [n] gives [n, 1]
+    ('fl', ['[2, 3, 4]'], 'ACCEPT [2, 12]'), ('fl', ['[5]'], 'ACCEPT [5, 1]'), ('fl', ['[]'], 'REJECT'),
+    ('fl', ['[2, 0, 4611686018427387904, 4]'], 'ACCEPT [2, 0]'),
+    ('fl', ['[2, 4611686018427387904, 4]'], 'REJECT'),
+    ('flc', ['[2, 4, 3]'], 'ACCEPT [2, 12] | v=[2, 12]'), ('flc', ['[2, 3, 3]'], 'REJECT'),
+    # concat_axis: axis below the rank, equal ranks, other axes equal (no
+    # broadcasting)
+    ('ca', ['[2, 3]', '[2, 4]', '[1]'], 'ACCEPT [2, 7]'), ('ca', ['[2, 3]', '[5, 3]', '[0]'], 'ACCEPT [7, 3]'),
+    ('ca', ['[2, 3]', '[2, 3]', '[2]'], 'REJECT'), ('ca', ['[2, 3]', '[3]', '[0]'], 'REJECT'),
+    ('ca', ['[1, 3]', '[2, 4]', '[1]'], 'REJECT'), ('ca', ['[2, 3, 4]', '[2, 5, 4]', '[1]'], 'ACCEPT [2, 8, 4]'),
+    ('ca', ['[2, 3]', '[2, 4]', '[1, 1]'], 'REJECT'), ('ca', ['[]', '[]', '[0]'], 'REJECT'),
+    ('ca', ['[4611686018427387904]', '[4611686018427387904]', '[0]'], 'REJECT'),
+    ('ca0', ['[2, 3]', '[4, 3]'], 'ACCEPT [6, 3]'), ('ca0', ['[2, 3]', '[4, 1]'], 'REJECT'),
+    ('cal', ['[2, 3]', '[2, 4]'], 'ACCEPT [2, 7]'), ('cal', ['[3]', '[4]'], 'REJECT'),
+    # slice: i <= j <= n, the axis below the rank
+    ('sl', ['[5, 6]', '[1]', '[2]', '[5]'], 'ACCEPT [5, 3]'), ('sl', ['[5, 6]', '[0]', '[2]', '[5]'], 'ACCEPT [3, 6]'),
+    ('sl', ['[5, 6]', '[1]', '[4]', '[2]'], 'REJECT'), ('sl', ['[5, 6]', '[1]', '[2]', '[7]'], 'REJECT'),
+    ('sl', ['[5, 6]', '[2]', '[0]', '[0]'], 'REJECT'), ('sl', ['[5, 6]', '[1]', '[6]', '[6]'], 'ACCEPT [5, 0]'),
+    ('sl', ['[5, 6]', '[1]', '[-1]', '[2]'], 'REJECT'),
+    ('sln', ['[2, 5]'], 'ACCEPT [2, 3]'), ('sln', ['[2, 1]'], 'REJECT'), ('sln', ['[2, 0]'], 'REJECT'),
+    # nonzero: rank exactly 1, a run-time size (at most n)
+    ('nzr', ['[5]'], 'ACCEPT [?] | v=[?]'), ('nzr', ['[2, 3]'], 'REJECT'), ('nzr', ['[]'], 'REJECT'),
+    ('nzb', ['[5]', '[1]'], 'ACCEPT [?]'), ('nzb', ['[5]', '[3]'], 'UNDECIDABLE'),
+    ('nzs', ['[4]'], 'ACCEPT [?] | v=[?]'),
+    ('nzm', ['[5]', '[3]'], 'UNDECIDABLE'), ('nzm', ['[2]', '[3]'], 'REJECT'),
+    # elements() and rank() in annotations, function where clauses, externs
+    ('ela', ['[2, 3]', '[6]'], 'ACCEPT [6]'), ('ela', ['[2, 3]', '[5]'], 'REJECT'), ('ela', ['[]', '[1]'], 'ACCEPT [1]'),
+    ('ela', ['[4611686018427387904, 4]', '[0]'], 'REJECT'),
+    ('elb', ['[6]', '[2, 3]'], 'ACCEPT [6]'), ('elb', ['[5]', '[2, 3]'], 'REJECT'),
+    ('elu', ['[7]'], 'ACCEPT [7]'), ('elu', ['[0]'], 'ACCEPT [0]'),
+    ('rk', ['[2, 3]'], 'ACCEPT [2, 3]'), ('rk', ['[2]'], 'REJECT'),
+    ('rkd', ['[2, 3]', '[2]'], 'ACCEPT [2, 3]'), ('rkd', ['[2, 3]', '[1]'], 'REJECT'),
+    ('rku', ['[2]', '[4, 5]'], 'ACCEPT [2]'), ('rku', ['[3]', '[4, 5]'], 'REJECT'),
+    ('fe', ['[2, 3]'], 'ACCEPT [6]'), ('fe', ['[]'], 'ACCEPT [1]'),
+    ('fr', ['[2, 3, 4]', '[2]'], 'ACCEPT [2, 3]'), ('fr', ['[2, 3, 4]', '[1]'], 'REJECT'),
+    ('fs', ['[2, 6]', '[3, 4]'], 'ACCEPT [3, 4]'), ('fs', ['[2, 6]', '[5]'], 'REJECT'),
+    ('fa', ['[2]', '[4]'], 'ACCEPT [4]'), ('fa2', ['[2]'], 'ACCEPT [?]'),
 ]
 
 

@@ -389,15 +389,21 @@ def process(job):
         # an item uses only the items above it, so an error belongs to the
         # last item among its location and its notes' (the first may be a
         # callee's rule or an extern's signature)
+        # (a warning's notes are not the error's: they end its block)
         failing = []
         blocks = []
+        in_error = False
         for ln in chk.stderr.splitlines():
             m = ERR_RE.match(ln)
             if m:
                 blocks.append([int(m.group(2))])
+                in_error = True
+                continue
+            if ': warning: ' in ln:
+                in_error = False
                 continue
             m = NOTE_RE.match(ln)
-            if m and blocks:
+            if m and blocks and in_error:
                 blocks[-1].append(int(m.group(2)))
         for lines in blocks:
             its = [item_at(L) for L in lines]
