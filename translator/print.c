@@ -269,6 +269,8 @@ static void pr_dvar(Namer *nm, Buf *b, DVar *v)
         buf_putc(b, '?');
         return;
     }
+    if (v->dyn == 2 && v->stamp != nm->stamp)      /* (named for the first time) */
+        pv_push(nm->ctx->arena, &nm->named_dyn, v);
     buf_puts(b, name_var(nm, &v->stamp, &v->mark, v->hint, 0));
 }
 
@@ -721,15 +723,13 @@ static int reversed_before(Arena *a, const PtrVec *clauses, int k)
 
 void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
 {
-    if (cons->n == 0)
-        return;
     /* A size's int64 check (C_FITS) is for the header only. */
     int n = 0;
-    Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)cons->n);
+    Constraint **sorted = ar_alloc(nm->ctx->arena, sizeof(Constraint *) * (size_t)(cons->n + 1));
     for (int i = 0; i < cons->n; i++)
         if (((Constraint *)cons->items[i])->kind != C_FITS)
             sorted[n++] = cons->items[i];
-    if (n == 0)
+    if (n == 0 && nm->named_dyn.n == 0)
         return;
     qsort(sorted, (size_t)n, sizeof *sorted, cons_id_cmp);
     char *implied = ar_alloc(nm->ctx->arena, (size_t)n);
@@ -741,6 +741,13 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
         if (c->done || (c->kind == C_NONNEG && !c->clause) || c->kind == C_DYN || was_shown(nm, c) || implied[i])
             continue;
         pr_clauses(nm, c, &clauses);
+    }
+    /* A size an operation produces that the signature names (it occurs
+     * twice): `b = ?`, so that it does not read like the caller's choice. */
+    for (int i = 0; i < nm->named_dyn.n; i++) {
+        DVar *v = nm->named_dyn.items[i];
+        pv_push(nm->ctx->arena, &clauses,
+                (void *)ar_printf(nm->ctx->arena, "%s = ?", name_var(nm, &v->stamp, &v->mark, v->hint, 0)));
     }
     /* In text order, so that the order in which the solver met them does
      * not show; a check made twice (the same rule applied twice) prints

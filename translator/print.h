@@ -20,6 +20,9 @@ typedef struct Namer {
     int tdepth;           /* nesting of types printed (TYPE_MAX_DEPTH) */
     int raw;              /* print without rewrite rules (their own equation) */
     int ndyn;             /* distinct `?`s counted in the type being printed */
+    PtrVec named_dyn;     /* DVar*: sizes an operation produces (a `?` of its
+                           * signature) printed by a name: pr_where says
+                           * `b = ?` of each */
 } Namer;
 
 void namer_init(Namer *nm, Ctx *c, int hints);
