@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "dim.h"
 #include "emit.h"
 #include "plan.h"
@@ -1707,6 +1708,17 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
      * bound again). */
     Symtab used;
     st_init(&used, a);
+    /* Maxima (spec section 8b): when every size of every tensor is bounded
+     * (`where n <= 512`), the largest count of each, for static arrays. */
+    Bounds *bd = bounds_of(w->c, b->scheme);
+    int bounded = 1;
+    for (int l = 0; l < 3 && bounded; l++) {
+        PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
+        for (int i = 0; i < list->n && bounded; i++) {
+            int64_t mx;
+            bounded = bounds_max_elements(bd, ((PTensor *)list->items[i])->type->u.ten.shape, &mx);
+        }
+    }
     for (int l = 0; l < 3; l++) {
         PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
         for (int i = 0; i < list->n; i++) {
@@ -1722,6 +1734,11 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             if (constant_counts(w, list->items[i], &elems, &bytes))
                 buf_printf(&fc->indices, "#define %s_%s_ELEMENTS %lld\n#define %s_%s_BYTES %lld\n", cname, m,
                            (long long)elems, cname, m, (long long)bytes);
+            PTensor *t = list->items[i];
+            int64_t mx, size = elem_size(elem_of(w, t));
+            if (bounded && bounds_max_elements(bd, t->type->u.ten.shape, &mx) && (mx == 0 || mx <= INT64_MAX / size))
+                buf_printf(&fc->indices, "#define %s_%s_MAX_ELEMENTS %lld\n#define %s_%s_MAX_BYTES %lld\n", cname,
+                           m, (long long)mx, cname, m, (long long)(mx * size));
         }
     }
     fc->ninputs = plan.inputs.n;
