@@ -1556,7 +1556,10 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     PtrVec in_names = { 0 };    /* each input's index constant's name */
     for (uint32_t i = 0; i < ft->u.fun.n; i++) {
         Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
-        const char *desc = p ? ar_printf(a, "argument %u (%s)", i + 1, p->name) : ar_printf(a, "argument %u", i + 1);
+        /* "K (input 2)": the parameter's name first, and its place among the
+         * inputs (not "argument 2", which after "matmul:" reads as matmul's) */
+        const char *desc = p && strcmp(p->name, "_") != 0 ? ar_printf(a, "%s (input %u)", p->name, i + 1)
+                                                          : ar_printf(a, "input %u", i + 1);
         int before = plan.inputs.n;
         if (flatten(w, ft->u.fun.items[i], desc, &plan.inputs, &why_not, NULL, 0))
             return not_exported(w, at, why_not);

@@ -2,7 +2,9 @@
  * 32 x 32, two 5 x 5 convolutions (16 then 32 filters: 32 -> 28 -> 24), and a
  * 24 x 24 classifier filter per class that leaves one score for each of 10
  * classes.  The chained sizes (c - f + 1, c - f - i + 2) are in the plan; the
- * classifier's `... = 1` is checked at run time. */
+ * classifier's `... = 1` is checked at run time.  Inputs and outputs are
+ * reached by their index constants; plan.dims has the letters of cnn's
+ * signature (a to m). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,13 +13,14 @@
 
 int main(void)
 {
-    axon_shape in[cnn_cnn_NUM_INPUTS] = {
-        { 4, { 8, 3, 32, 32 } },     /* x: [batch, channels, height, width] */
-        { 4, { 16, 3, 5, 5 } },      /* K1: [filters, channels, rows, cols] */
-        { 4, { 32, 16, 5, 5 } },     /* K2 */
-        { 4, { 10, 32, 24, 24 } },   /* Kc: one 24 x 24 filter per class */
+    axon_shape in[cnn_cnn_NUM_INPUTS];
+    in[cnn_cnn_IN_x] = (axon_shape){ 4, { 8, 3, 32, 32 } };     /* [batch, channels, height, width] */
+    in[cnn_cnn_IN_K1] = (axon_shape){ 4, { 16, 3, 5, 5 } };     /* [filters, channels, rows, cols] */
+    in[cnn_cnn_IN_K2] = (axon_shape){ 4, { 32, 16, 5, 5 } };
+    in[cnn_cnn_IN_Kc] = (axon_shape){ 4, { 10, 32, 24, 24 } };  /* one 24 x 24 filter per class */
+    const char *names[cnn_cnn_NUM_INPUTS] = {
+        [cnn_cnn_IN_x] = "x", [cnn_cnn_IN_K1] = "K1", [cnn_cnn_IN_K2] = "K2", [cnn_cnn_IN_Kc] = "Kc",
     };
-    const char *names[cnn_cnn_NUM_INPUTS] = { "x", "K1", "K2", "Kc" };
     cnn_cnn_plan plan;
     axon_error err;
     int status = cnn_cnn_prepare(in, &plan, &err);
@@ -28,7 +31,8 @@ int main(void)
     printf("cnn: inputs accepted\n");
     for (int i = 0; i < cnn_cnn_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    print_tensor("output", "1", &plan.out[cnn_cnn_OUT_0], plan.out_elements[cnn_cnn_OUT_0],
+                 plan.out_bytes[cnn_cnn_OUT_0]);
     for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++)
         print_tensor("temp", cnn_cnn_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
     printf("  dims   a=%lld b=%lld c=%lld d=%lld (x), e=%lld f=%lld g=%lld (K1),\n", (long long)plan.dims.a,
@@ -39,9 +43,9 @@ int main(void)
            (long long)plan.dims.m);
 
     /* Every buffer sized from the plan: the output, then the temporaries. */
-    void *out = malloc((size_t)plan.out_bytes[0]);
+    void *out = malloc((size_t)plan.out_bytes[cnn_cnn_OUT_0]);
     void *tmp[cnn_cnn_NUM_TEMPS];
-    int64_t total = plan.out_bytes[0];
+    int64_t total = plan.out_bytes[cnn_cnn_OUT_0];
     for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++) {
         tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
@@ -53,7 +57,7 @@ int main(void)
 
     /* Taller images (36 rows): the classifier filter no longer covers the
      * whole 28-row feature map, c - f - i - l + 3 is 5, not 1. */
-    in[0].dims[2] = 36;
+    in[cnn_cnn_IN_x].dims[2] = 36;
     axon_shape shapes[cnn_cnn_NUM_OUTPUTS];
     status = cnn_cnn_shape(in, shapes, &err);
     printf("x of height 36: %s\n  %s\n", axon_status_name(status), err.message);

@@ -1,14 +1,17 @@
 /* main.c - the keyword spotter of kws.axon from C: one second of audio at
  * 100 frames a second (101 frames of 40 mel bands), then a batch of 16 clips
  * of 49 frames; then a clip of one frame, too short for the first pooling
- * window. */
+ * window.  Inputs and the output are reached by their index constants, the
+ * sizes by their annotation names (plan.dims.b, plan.dims.t). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "kws.h"
 #include "print_tensor.h"
 
-static const char *const names[kws_kws_NUM_INPUTS] = { "x", "k1", "k2", "kc" };
+static const char *const names[kws_kws_NUM_INPUTS] = {
+    [kws_kws_IN_x] = "x", [kws_kws_IN_k1] = "k1", [kws_kws_IN_k2] = "k2", [kws_kws_IN_kc] = "kc",
+};
 
 static int show(axon_shape in[kws_kws_NUM_INPUTS])
 {
@@ -22,8 +25,9 @@ static int show(axon_shape in[kws_kws_NUM_INPUTS])
     printf("kws: inputs accepted\n");
     for (int i = 0; i < kws_kws_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
-    int64_t total = plan.out_bytes[0];
+    print_tensor("output", "1", &plan.out[kws_kws_OUT_0], plan.out_elements[kws_kws_OUT_0],
+                 plan.out_bytes[kws_kws_OUT_0]);
+    int64_t total = plan.out_bytes[kws_kws_OUT_0];
     for (int i = 0; i < kws_kws_NUM_TEMPS; i++) {
         print_tensor("temp", kws_kws_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
@@ -37,20 +41,19 @@ static int show(axon_shape in[kws_kws_NUM_INPUTS])
 
 int main(void)
 {
-    axon_shape in[kws_kws_NUM_INPUTS] = {
-        { 3, { 1, 40, 101 } },  /* x: batch, mel bands, frames */
-        { 3, { 64, 40, 5 } },   /* k1 */
-        { 3, { 64, 64, 3 } },   /* k2 */
-        { 3, { 12, 64, 1 } },   /* kc: 12 keywords */
-    };
+    axon_shape in[kws_kws_NUM_INPUTS];
+    in[kws_kws_IN_x] = (axon_shape){ 3, { 1, 40, 101 } };  /* batch, mel bands, frames */
+    in[kws_kws_IN_k1] = (axon_shape){ 3, { 64, 40, 5 } };
+    in[kws_kws_IN_k2] = (axon_shape){ 3, { 64, 64, 3 } };
+    in[kws_kws_IN_kc] = (axon_shape){ 3, { 12, 64, 1 } };  /* 12 keywords */
     if (show(in) != 0)
         return 1;
-    in[0].dims[0] = 16;
-    in[0].dims[2] = 49;
+    in[kws_kws_IN_x].dims[0] = 16;
+    in[kws_kws_IN_x].dims[2] = 49;
     if (show(in) != 0)
         return 1;
 
-    in[0].dims[2] = 1;
+    in[kws_kws_IN_x].dims[2] = 1;
     axon_shape out[kws_kws_NUM_OUTPUTS];
     axon_error err;
     int status = kws_kws_shape(in, out, &err);

@@ -2,7 +2,11 @@
  * initial state and the weights), 3 outputs (the final state h and c, and
  * the per-step outputs; tuples are flattened left to right).  The gate
  * weights' widths are checked at run time (`e in {1, d}` and so on in the
- * signature): a wrong width is a broadcast error. */
+ * signature): a wrong width is a broadcast error.  Inputs and outputs are
+ * reached by their index constants, the sizes by their annotation names
+ * (plan.dims.n, b, d, k) or, for the gate widths, which have none, by the
+ * letters of lstm's signature (k_ is the letter k, renamed because the
+ * hidden size is named k). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,16 +16,25 @@
 int main(void)
 {
     /* 10 steps of a batch of 4 sequences of 8 features; hidden size 16. */
-    axon_shape in[lstm_lstm_NUM_INPUTS] = {
-        { 3, { 10, 4, 8 } },                                          /* x */
-        { 2, { 4, 16 } }, { 2, { 4, 16 } },                           /* h, c */
-        { 2, { 8, 16 } }, { 2, { 8, 16 } }, { 2, { 8, 16 } }, { 2, { 8, 16 } },     /* Wi Wf Wo Wc */
-        { 2, { 16, 16 } }, { 2, { 16, 16 } }, { 2, { 16, 16 } }, { 2, { 16, 16 } }, /* Ri Rf Ro Rc */
-        { 1, { 16 } }, { 1, { 16 } }, { 1, { 16 } }, { 1, { 16 } },   /* Bi Bf Bo Bc */
+    axon_shape in[lstm_lstm_NUM_INPUTS];
+    in[lstm_lstm_IN_x] = (axon_shape){ 3, { 10, 4, 8 } };
+    in[lstm_lstm_IN_h] = in[lstm_lstm_IN_c] = (axon_shape){ 2, { 4, 16 } };
+    in[lstm_lstm_IN_Wi] = in[lstm_lstm_IN_Wf] = in[lstm_lstm_IN_Wo] = in[lstm_lstm_IN_Wc] =
+        (axon_shape){ 2, { 8, 16 } };
+    in[lstm_lstm_IN_Ri] = in[lstm_lstm_IN_Rf] = in[lstm_lstm_IN_Ro] = in[lstm_lstm_IN_Rc] =
+        (axon_shape){ 2, { 16, 16 } };
+    in[lstm_lstm_IN_Bi] = in[lstm_lstm_IN_Bf] = in[lstm_lstm_IN_Bo] = in[lstm_lstm_IN_Bc] =
+        (axon_shape){ 1, { 16 } };
+    const char *names[lstm_lstm_NUM_INPUTS] = {
+        [lstm_lstm_IN_x] = "x",   [lstm_lstm_IN_h] = "h",   [lstm_lstm_IN_c] = "c",
+        [lstm_lstm_IN_Wi] = "Wi", [lstm_lstm_IN_Wf] = "Wf", [lstm_lstm_IN_Wo] = "Wo", [lstm_lstm_IN_Wc] = "Wc",
+        [lstm_lstm_IN_Ri] = "Ri", [lstm_lstm_IN_Rf] = "Rf", [lstm_lstm_IN_Ro] = "Ro", [lstm_lstm_IN_Rc] = "Rc",
+        [lstm_lstm_IN_Bi] = "Bi", [lstm_lstm_IN_Bf] = "Bf", [lstm_lstm_IN_Bo] = "Bo", [lstm_lstm_IN_Bc] = "Bc",
     };
-    const char *names[lstm_lstm_NUM_INPUTS] = { "x", "h", "c", "Wi", "Wf", "Wo", "Wc",
-                                                "Ri", "Rf", "Ro", "Rc", "Bi", "Bf", "Bo", "Bc" };
-    const char *outputs[lstm_lstm_NUM_OUTPUTS] = { "h final", "c final", "outputs" };
+    /* The final state (h, c), a tuple flattened, then the per-step outputs. */
+    const char *outputs[lstm_lstm_NUM_OUTPUTS] = {
+        [lstm_lstm_OUT_0] = "h final", [lstm_lstm_OUT_1] = "c final", [lstm_lstm_OUT_2] = "outputs",
+    };
     lstm_lstm_plan plan;
     axon_error err;
     int status = lstm_lstm_prepare(in, &plan, &err);
@@ -55,7 +68,7 @@ int main(void)
 
     /* The candidate gate's input weights Wc with 12 columns instead of 16:
      * 12 neither equals the hidden size nor is 1, so it cannot broadcast. */
-    in[6].dims[1] = 12;
+    in[lstm_lstm_IN_Wc].dims[1] = 12;
     axon_shape shapes[lstm_lstm_NUM_OUTPUTS];
     status = lstm_lstm_shape(in, shapes, &err);
     printf("Wc of width 12: %s\n  %s\n", axon_status_name(status), err.message);

@@ -1,7 +1,9 @@
 /* main.c - the 3-layer perceptron of mlp.axon from C: a batch of 64
  * flattened 28 x 28 images through layers of 256, 128 and 10 units.  The
  * header checks that each weight's rows match the previous layer's width and
- * each bias matches its weight's columns. */
+ * each bias matches its weight's columns.  Inputs and outputs are reached by
+ * their index constants; mlp annotates none of its sizes, so plan.dims has
+ * the letters of its signature (a to e). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,13 +12,18 @@
 
 int main(void)
 {
-    axon_shape in[mlp_mlp_NUM_INPUTS] = {
-        { 2, { 64, 784 } },                      /* x */
-        { 2, { 784, 256 } }, { 1, { 256 } },     /* W1 b1 */
-        { 2, { 256, 128 } }, { 1, { 128 } },     /* W2 b2 */
-        { 2, { 128, 10 } }, { 1, { 10 } },       /* W3 b3 */
+    axon_shape in[mlp_mlp_NUM_INPUTS];
+    in[mlp_mlp_IN_x] = (axon_shape){ 2, { 64, 784 } };
+    in[mlp_mlp_IN_W1] = (axon_shape){ 2, { 784, 256 } };
+    in[mlp_mlp_IN_b1] = (axon_shape){ 1, { 256 } };
+    in[mlp_mlp_IN_W2] = (axon_shape){ 2, { 256, 128 } };
+    in[mlp_mlp_IN_b2] = (axon_shape){ 1, { 128 } };
+    in[mlp_mlp_IN_W3] = (axon_shape){ 2, { 128, 10 } };
+    in[mlp_mlp_IN_b3] = (axon_shape){ 1, { 10 } };
+    const char *names[mlp_mlp_NUM_INPUTS] = {
+        [mlp_mlp_IN_x] = "x",   [mlp_mlp_IN_W1] = "W1", [mlp_mlp_IN_b1] = "b1", [mlp_mlp_IN_W2] = "W2",
+        [mlp_mlp_IN_b2] = "b2", [mlp_mlp_IN_W3] = "W3", [mlp_mlp_IN_b3] = "b3",
     };
-    const char *names[mlp_mlp_NUM_INPUTS] = { "x", "W1", "b1", "W2", "b2", "W3", "b3" };
     mlp_mlp_plan plan;
     axon_error err;
     int status = mlp_mlp_prepare(in, &plan, &err);
@@ -27,16 +34,17 @@ int main(void)
     printf("mlp: inputs accepted\n");
     for (int i = 0; i < mlp_mlp_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    print_tensor("output", "1", &plan.out[mlp_mlp_OUT_0], plan.out_elements[mlp_mlp_OUT_0],
+                 plan.out_bytes[mlp_mlp_OUT_0]);
     for (int i = 0; i < mlp_mlp_NUM_TEMPS; i++)
         print_tensor("temp", mlp_mlp_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
     printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
            (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e);
 
     /* Every buffer sized from the plan: the output, then the temporaries. */
-    void *out = malloc((size_t)plan.out_bytes[0]);
+    void *out = malloc((size_t)plan.out_bytes[mlp_mlp_OUT_0]);
     void *tmp[mlp_mlp_NUM_TEMPS];
-    int64_t total = plan.out_bytes[0];
+    int64_t total = plan.out_bytes[mlp_mlp_OUT_0];
     for (int i = 0; i < mlp_mlp_NUM_TEMPS; i++) {
         tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
@@ -47,7 +55,7 @@ int main(void)
     free(out);
 
     /* The second layer's bias with 100 entries for its 128 units. */
-    in[4].dims[0] = 100;
+    in[mlp_mlp_IN_b2].dims[0] = 100;
     axon_shape shapes[mlp_mlp_NUM_OUTPUTS];
     status = mlp_mlp_shape(in, shapes, &err);
     printf("b2 of length 100: %s\n  %s\n", axon_status_name(status), err.message);

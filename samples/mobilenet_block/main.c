@@ -1,14 +1,19 @@
 /* main.c - the depthwise-separable block of mobilenet_block.axon from C: a
  * batch of 4 maps of 32 channels, 112 x 112, to 64 channels, with stride 1
  * and then stride 2 (the stride is an input: dims [s1, s2] is an axon_shape
- * of rank 2); then a stride of 0, which the block's where clause rejects. */
+ * of rank 2); then a stride of 0, which the block's where clause rejects.
+ * Inputs and the output are reached by their index constants, the sizes by
+ * their annotation names (plan.dims.s1 and so on). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "mobilenet_block.h"
 #include "print_tensor.h"
 
-static const char *const names[mobilenet_block_sep_NUM_INPUTS] = { "x", "dw", "pw", "stride" };
+static const char *const names[mobilenet_block_sep_NUM_INPUTS] = {
+    [mobilenet_block_sep_IN_x] = "x", [mobilenet_block_sep_IN_dw] = "dw", [mobilenet_block_sep_IN_pw] = "pw",
+    [mobilenet_block_sep_IN_stride] = "stride",
+};
 
 static int show(axon_shape in[mobilenet_block_sep_NUM_INPUTS])
 {
@@ -19,11 +24,15 @@ static int show(axon_shape in[mobilenet_block_sep_NUM_INPUTS])
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
-    printf("sep, stride %lld x %lld: inputs accepted\n", (long long)in[3].dims[0], (long long)in[3].dims[1]);
-    for (int i = 0; i < 3; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
-    int64_t total = plan.out_bytes[0];
+    const axon_shape *stride = &in[mobilenet_block_sep_IN_stride];
+    printf("sep, stride %lld x %lld: inputs accepted\n", (long long)stride->dims[0], (long long)stride->dims[1]);
+    /* The tensors; the stride (sizes, not a tensor) is in the line above. */
+    for (int i = 0; i < mobilenet_block_sep_NUM_INPUTS; i++)
+        if (i != mobilenet_block_sep_IN_stride)
+            print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_tensor("output", "1", &plan.out[mobilenet_block_sep_OUT_0], plan.out_elements[mobilenet_block_sep_OUT_0],
+                 plan.out_bytes[mobilenet_block_sep_OUT_0]);
+    int64_t total = plan.out_bytes[mobilenet_block_sep_OUT_0];
     for (int i = 0; i < mobilenet_block_sep_NUM_TEMPS; i++) {
         print_tensor("temp", mobilenet_block_sep_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
@@ -38,19 +47,18 @@ static int show(axon_shape in[mobilenet_block_sep_NUM_INPUTS])
 
 int main(void)
 {
-    axon_shape in[mobilenet_block_sep_NUM_INPUTS] = {
-        { 4, { 4, 32, 112, 112 } },  /* x */
-        { 4, { 32, 1, 3, 3 } },      /* dw: one 3x3 filter per channel */
-        { 4, { 64, 32, 1, 1 } },     /* pw */
-        { 2, { 1, 1 } },             /* stride */
-    };
+    axon_shape in[mobilenet_block_sep_NUM_INPUTS];
+    in[mobilenet_block_sep_IN_x] = (axon_shape){ 4, { 4, 32, 112, 112 } };
+    in[mobilenet_block_sep_IN_dw] = (axon_shape){ 4, { 32, 1, 3, 3 } };  /* one 3x3 filter per channel */
+    in[mobilenet_block_sep_IN_pw] = (axon_shape){ 4, { 64, 32, 1, 1 } };
+    in[mobilenet_block_sep_IN_stride] = (axon_shape){ 2, { 1, 1 } };
     if (show(in) != 0)
         return 1;
-    in[3].dims[0] = in[3].dims[1] = 2;
+    in[mobilenet_block_sep_IN_stride] = (axon_shape){ 2, { 2, 2 } };
     if (show(in) != 0)
         return 1;
 
-    in[3].dims[0] = 0;
+    in[mobilenet_block_sep_IN_stride].dims[0] = 0;
     axon_shape out[mobilenet_block_sep_NUM_OUTPUTS];
     axon_error err;
     int status = mobilenet_block_sep_shape(in, out, &err);

@@ -1,14 +1,19 @@
 /* main.c - the ResNet basic block of resnet_block.axon from C: a batch of
  * 8 feature maps of 64 channels, 56 x 56 (ResNet-18 after its stem), into
  * 128 channels at 28 x 28; then an odd size (57: (57 - 1) / 2 + 1 = 29),
- * and a projection whose channel count does not match. */
+ * and a projection whose channel count does not match.  Inputs and the
+ * output are reached by their index constants, the sizes by their annotation
+ * names. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "resnet_block.h"
 #include "print_tensor.h"
 
-static const char *const names[resnet_block_block_NUM_INPUTS] = { "x", "w1", "w2", "wp" };
+static const char *const names[resnet_block_block_NUM_INPUTS] = {
+    [resnet_block_block_IN_x] = "x", [resnet_block_block_IN_w1] = "w1", [resnet_block_block_IN_w2] = "w2",
+    [resnet_block_block_IN_wp] = "wp",
+};
 
 static int show(axon_shape in[resnet_block_block_NUM_INPUTS])
 {
@@ -22,8 +27,9 @@ static int show(axon_shape in[resnet_block_block_NUM_INPUTS])
     printf("block: inputs accepted\n");
     for (int i = 0; i < resnet_block_block_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
-    int64_t total = plan.out_bytes[0];
+    print_tensor("output", "1", &plan.out[resnet_block_block_OUT_0], plan.out_elements[resnet_block_block_OUT_0],
+                 plan.out_bytes[resnet_block_block_OUT_0]);
+    int64_t total = plan.out_bytes[resnet_block_block_OUT_0];
     for (int i = 0; i < resnet_block_block_NUM_TEMPS; i++) {
         print_tensor("temp", resnet_block_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
@@ -38,20 +44,19 @@ static int show(axon_shape in[resnet_block_block_NUM_INPUTS])
 
 int main(void)
 {
-    axon_shape in[resnet_block_block_NUM_INPUTS] = {
-        { 4, { 8, 64, 56, 56 } },   /* x */
-        { 4, { 128, 64, 3, 3 } },   /* w1 */
-        { 4, { 128, 128, 3, 3 } },  /* w2 */
-        { 4, { 128, 64, 1, 1 } },   /* wp */
-    };
+    axon_shape in[resnet_block_block_NUM_INPUTS];
+    in[resnet_block_block_IN_x] = (axon_shape){ 4, { 8, 64, 56, 56 } };
+    in[resnet_block_block_IN_w1] = (axon_shape){ 4, { 128, 64, 3, 3 } };
+    in[resnet_block_block_IN_w2] = (axon_shape){ 4, { 128, 128, 3, 3 } };
+    in[resnet_block_block_IN_wp] = (axon_shape){ 4, { 128, 64, 1, 1 } };
     if (show(in) != 0)
         return 1;
-    in[0].dims[2] = in[0].dims[3] = 57;
+    in[resnet_block_block_IN_x].dims[2] = in[resnet_block_block_IN_x].dims[3] = 57;
     if (show(in) != 0)
         return 1;
 
     /* A projection to 256 channels where the convolutions give 128. */
-    in[3].dims[0] = 256;
+    in[resnet_block_block_IN_wp].dims[0] = 256;
     axon_shape out[resnet_block_block_NUM_OUTPUTS];
     axon_error err;
     int status = resnet_block_block_shape(in, out, &err);

@@ -2,7 +2,9 @@
  * function, softmax_softmax_*, accepts an input of any rank >= 1: here a
  * vector of 10 class scores, then a [10, 4, 16] map of scores (10 classes
  * for each of 4 x 16 pixels).  A scalar has no axis to normalise over and is
- * rejected. */
+ * rejected.  The input and output are reached by their index constants;
+ * x : f32 s names the whole shape, not its sizes, so plan.dims has the
+ * letters of the signature: a, and the shape variable b. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,7 +14,8 @@
 /* Checks x's shape, prints the plan and allocates every buffer from it. */
 static int show(axon_shape x)
 {
-    axon_shape in[softmax_softmax_NUM_INPUTS] = { x };
+    axon_shape in[softmax_softmax_NUM_INPUTS];
+    in[softmax_softmax_IN_x] = x;
     softmax_softmax_plan plan;
     axon_error err;
     int status = softmax_softmax_prepare(in, &plan, &err);
@@ -21,8 +24,10 @@ static int show(axon_shape x)
         return 1;
     }
     printf("softmax, rank %d: accepted\n", x.rank);
-    print_tensor("input", "x", &in[0], axon_elements(&in[0]), axon_bytes(&in[0], sizeof(float)));
-    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    print_tensor("input", "x", &in[softmax_softmax_IN_x], axon_elements(&in[softmax_softmax_IN_x]),
+                 axon_bytes(&in[softmax_softmax_IN_x], sizeof(float)));
+    print_tensor("output", "1", &plan.out[softmax_softmax_OUT_0], plan.out_elements[softmax_softmax_OUT_0],
+                 plan.out_bytes[softmax_softmax_OUT_0]);
     for (int i = 0; i < softmax_softmax_NUM_TEMPS; i++)
         print_tensor("temp", softmax_softmax_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
     /* a is the axis normalised over; b, a shape variable, is all the others. */
@@ -31,9 +36,9 @@ static int show(axon_shape x)
         printf(i ? ", %lld" : "%lld", (long long)plan.dims.b.dims[i]);
     printf("]\n");
 
-    void *out = malloc((size_t)plan.out_bytes[0]);
+    void *out = malloc((size_t)plan.out_bytes[softmax_softmax_OUT_0]);
     void *tmp[softmax_softmax_NUM_TEMPS];
-    int64_t total = plan.out_bytes[0];
+    int64_t total = plan.out_bytes[softmax_softmax_OUT_0];
     for (int i = 0; i < softmax_softmax_NUM_TEMPS; i++) {
         tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
@@ -53,7 +58,8 @@ int main(void)
         return 1;
 
     /* A scalar (rank 0): reduce has no outermost axis to fold. */
-    axon_shape in[softmax_softmax_NUM_INPUTS] = { { 0, { 0 } } };
+    axon_shape in[softmax_softmax_NUM_INPUTS];
+    in[softmax_softmax_IN_x] = (axon_shape){ 0, { 0 } };
     axon_shape out[softmax_softmax_NUM_OUTPUTS];
     axon_error err;
     int status = softmax_softmax_shape(in, out, &err);

@@ -1,7 +1,9 @@
 /* main.c - the transformer block of transformer.axon from C: 16 tokens of
  * width 64, attention through 32-wide queries, keys and values, and a
  * feed-forward layer of 256 units.  The scale (1/sqrt(32)) is a scalar: an
- * axon_shape of rank 0.  The header sizes all six named intermediates. */
+ * axon_shape of rank 0.  The header sizes all six named intermediates.  Inputs
+ * and the output are reached by their index constants, the sizes by their
+ * annotation names. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,17 +12,23 @@
 
 int main(void)
 {
-    axon_shape in[transformer_block_NUM_INPUTS] = {
-        { 2, { 16, 64 } },                          /* x: [tokens, width] */
-        { 0, { 0 } },                               /* scale: a scalar */
-        { 2, { 64, 32 } }, { 2, { 64, 32 } },       /* Wq Wk */
-        { 2, { 64, 32 } },                          /* Wv */
-        { 2, { 32, 64 } }, { 1, { 64 } },           /* Wo bo */
-        { 2, { 64, 256 } }, { 1, { 256 } },         /* W1 b1 */
-        { 2, { 256, 64 } }, { 1, { 64 } },          /* W2 b2 */
+    axon_shape in[transformer_block_NUM_INPUTS];
+    in[transformer_block_IN_x] = (axon_shape){ 2, { 16, 64 } };  /* [tokens, width] */
+    in[transformer_block_IN_scale] = (axon_shape){ 0, { 0 } };   /* a scalar */
+    in[transformer_block_IN_Wq] = in[transformer_block_IN_Wk] = in[transformer_block_IN_Wv] =
+        (axon_shape){ 2, { 64, 32 } };
+    in[transformer_block_IN_Wo] = (axon_shape){ 2, { 32, 64 } };
+    in[transformer_block_IN_bo] = (axon_shape){ 1, { 64 } };
+    in[transformer_block_IN_W1] = (axon_shape){ 2, { 64, 256 } };
+    in[transformer_block_IN_b1] = (axon_shape){ 1, { 256 } };
+    in[transformer_block_IN_W2] = (axon_shape){ 2, { 256, 64 } };
+    in[transformer_block_IN_b2] = (axon_shape){ 1, { 64 } };
+    const char *names[transformer_block_NUM_INPUTS] = {
+        [transformer_block_IN_x] = "x",   [transformer_block_IN_scale] = "scale", [transformer_block_IN_Wq] = "Wq",
+        [transformer_block_IN_Wk] = "Wk", [transformer_block_IN_Wv] = "Wv",       [transformer_block_IN_Wo] = "Wo",
+        [transformer_block_IN_bo] = "bo", [transformer_block_IN_W1] = "W1",       [transformer_block_IN_b1] = "b1",
+        [transformer_block_IN_W2] = "W2", [transformer_block_IN_b2] = "b2",
     };
-    const char *names[transformer_block_NUM_INPUTS] = { "x", "scale", "Wq", "Wk", "Wv", "Wo",
-                                                        "bo", "W1", "b1", "W2", "b2" };
     transformer_block_plan plan;
     axon_error err;
     int status = transformer_block_prepare(in, &plan, &err);
@@ -31,7 +39,8 @@ int main(void)
     printf("block: inputs accepted\n");
     for (int i = 0; i < transformer_block_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
+    print_tensor("output", "1", &plan.out[transformer_block_OUT_0], plan.out_elements[transformer_block_OUT_0],
+                 plan.out_bytes[transformer_block_OUT_0]);
     for (int i = 0; i < transformer_block_NUM_TEMPS; i++)
         print_tensor("temp", transformer_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i],
                      plan.tmp_bytes[i]);
@@ -40,9 +49,9 @@ int main(void)
            (long long)plan.dims.f);
 
     /* Every buffer sized from the plan: the output, then the temporaries. */
-    void *out = malloc((size_t)plan.out_bytes[0]);
+    void *out = malloc((size_t)plan.out_bytes[transformer_block_OUT_0]);
     void *tmp[transformer_block_NUM_TEMPS];
-    int64_t total = plan.out_bytes[0];
+    int64_t total = plan.out_bytes[transformer_block_OUT_0];
     for (int i = 0; i < transformer_block_NUM_TEMPS; i++) {
         tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
@@ -53,7 +62,7 @@ int main(void)
     free(out);
 
     /* Keys projected to 48 columns while the queries have 32. */
-    in[3].dims[1] = 48;
+    in[transformer_block_IN_Wk].dims[1] = 48;
     axon_shape shapes[transformer_block_NUM_OUTPUTS];
     status = transformer_block_shape(in, shapes, &err);
     printf("Wk of width 48: %s\n  %s\n", axon_status_name(status), err.message);

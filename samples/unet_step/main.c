@@ -1,22 +1,25 @@
 /* main.c - the U-Net level of unet_step.axon from C: a batch of 2 images of
  * 16 channels, 128 x 96, through a 32-channel bottleneck, back to 16
  * channels concatenated with the input's 16; then an odd height, which the
- * skip connection cannot take (the up path is one row short). */
+ * skip connection cannot take (the up path is one row short).  Inputs and the
+ * output are reached by their index constants, the sizes by their annotation
+ * names. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "unet_step.h"
 #include "print_tensor.h"
 
-static const char *const names[unet_step_unet_NUM_INPUTS] = { "x", "kd", "ku" };
+static const char *const names[unet_step_unet_NUM_INPUTS] = {
+    [unet_step_unet_IN_x] = "x", [unet_step_unet_IN_kd] = "kd", [unet_step_unet_IN_ku] = "ku",
+};
 
 int main(void)
 {
-    axon_shape in[unet_step_unet_NUM_INPUTS] = {
-        { 4, { 2, 16, 128, 96 } },  /* x */
-        { 4, { 32, 16, 3, 3 } },    /* kd: down to 32 channels */
-        { 4, { 16, 32, 3, 3 } },    /* ku: back to 16 */
-    };
+    axon_shape in[unet_step_unet_NUM_INPUTS];
+    in[unet_step_unet_IN_x] = (axon_shape){ 4, { 2, 16, 128, 96 } };
+    in[unet_step_unet_IN_kd] = (axon_shape){ 4, { 32, 16, 3, 3 } };  /* down to 32 channels */
+    in[unet_step_unet_IN_ku] = (axon_shape){ 4, { 16, 32, 3, 3 } };  /* back to 16 */
     unet_step_unet_plan plan;
     axon_error err;
     int status = unet_step_unet_prepare(in, &plan, &err);
@@ -27,8 +30,9 @@ int main(void)
     printf("unet: inputs accepted\n");
     for (int i = 0; i < unet_step_unet_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    print_tensor("output", "1", &plan.out[0], plan.out_elements[0], plan.out_bytes[0]);
-    int64_t total = plan.out_bytes[0];
+    print_tensor("output", "1", &plan.out[unet_step_unet_OUT_0], plan.out_elements[unet_step_unet_OUT_0],
+                 plan.out_bytes[unet_step_unet_OUT_0]);
+    int64_t total = plan.out_bytes[unet_step_unet_OUT_0];
     for (int i = 0; i < unet_step_unet_NUM_TEMPS; i++) {
         print_tensor("temp", unet_step_unet_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
         total += plan.tmp_bytes[i];
@@ -39,7 +43,7 @@ int main(void)
     printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
     free(buf);
 
-    in[0].dims[2] = 127;
+    in[unet_step_unet_IN_x].dims[2] = 127;
     axon_shape out[unet_step_unet_NUM_OUTPUTS];
     status = unet_step_unet_shape(in, out, &err);
     printf("an odd height (127): %s\n  %s\n", axon_status_name(status), err.message);

@@ -16,14 +16,14 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(3, 4));
     in[1] = SHAPE(3, 4, 1);
     EXPECT_ERROR(checks_same_shape, in, out, AXON_ERR_RANK, 5, 36,
-                 "checks.axon:5:36: argument 2 (y) has rank 3, expected 2");
+                 "checks.axon:5:36: y (input 2) has rank 3, expected 2");
     in[1] = SHAPE(3, 5);
     EXPECT_ERROR(checks_same_shape, in, out, AXON_ERR_SIZE, 5, 40,
-                 "checks.axon:5:40: argument 2 (y) axis 1 is 5, expected 4 (b, from argument 1 (x) axis 1)");
+                 "checks.axon:5:40: y (input 2) axis 1 is 5, expected 4 (b, from x (input 1) axis 1)");
     in[1] = SHAPE(3, 4);
     in[0] = SHAPE(-1, 4);
     EXPECT_ERROR(checks_same_shape, in, out, AXON_ERR_SIZE, 5, 12,
-                 "checks.axon:5:12: argument 1 (x) axis 0 is -1, expected a size (>= 0)");
+                 "checks.axon:5:12: x (input 1) axis 0 is -1, expected a size (>= 0)");
 
     /* bias: broadcast at run time */
     in[0] = SHAPE(8, 16);
@@ -40,7 +40,7 @@ int main(void)
     in[0] = SHAPE(8, 16);
     in[1] = SHAPE(15);
     EXPECT_ERROR(checks_bias_shape, in, out, AXON_ERR_BROADCAST, 8, 45,
-                 "checks.axon:8:45: +: cannot broadcast size 15 (c, from argument 2 (b) axis 0) with size 16");
+                 "checks.axon:8:45: +: cannot broadcast size 15 (c, from b (input 2) axis 0) with size 16");
 
     /* halves: n from 2 * n */
     in[0] = SHAPE(6);
@@ -49,15 +49,15 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(6));
     in[0] = SHAPE(7);
     EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_DIVISIBILITY, 11, 23,
-                 "checks.axon:11:23: argument 1 (x) axis 0 is 7, which is not of the form 2 * a");
+                 "checks.axon:11:23: x (input 1) axis 0 is 7, which is not of the form 2 * a");
     /* every input axis is a size before anything is solved from it */
     in[0] = SHAPE(-4);
     EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_SIZE, 11, 14,
-                 "checks.axon:11:14: argument 1 (x) axis 0 is -4, expected a size (>= 0)");
+                 "checks.axon:11:14: x (input 1) axis 0 is -4, expected a size (>= 0)");
     in[0] = SHAPE(6);
     in[1] = SHAPE(4);
     EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_SIZE, 11, 40,
-                 "checks.axon:11:40: argument 2 (y) axis 0 is 4, expected 3 (a, from argument 1 (x) axis 0)");
+                 "checks.axon:11:40: y (input 2) axis 0 is 4, expected 3 (a, from x (input 1) axis 0)");
 
     /* plus: n from n + 1 */
     in[0] = SHAPE(1);
@@ -65,7 +65,7 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(1));
     in[0] = SHAPE(0);
     EXPECT_ERROR(checks_plus_shape, in, out, AXON_ERR_NEGATIVE, 14, 21,
-                 "checks.axon:14:21: argument 1 (x) axis 0 is 0, which is not of the form a + 1 with a >= 0");
+                 "checks.axon:14:21: x (input 1) axis 0 is 0, which is not of the form a + 1 with a >= 0");
 
     /* conv2: h - r + 1 must not be negative */
     in[0] = SHAPE(2, 3, 32, 32);
@@ -77,7 +77,7 @@ int main(void)
                  "checks.axon:17:59: conv: the size c - f + 1 is -1, which is negative");
     in[1] = SHAPE(16, 4, 5, 5);
     EXPECT_ERROR(checks_conv2_shape, in, out, AXON_ERR_SIZE, 17, 47,
-                 "checks.axon:17:47: argument 2 (f) axis 1 is 4, expected 3 (b, from argument 1 (x) axis 1)");
+                 "checks.axon:17:47: f (input 2) axis 1 is 4, expected 3 (b, from x (input 1) axis 1)");
 
     /* batched: any number of leading axes, the same in both */
     in[0] = SHAPE(2, 3, 4, 5);
@@ -94,17 +94,17 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(1, 2, 3, 4, 5, 6, 7, 9));
     in[0] = SHAPE(5);
     EXPECT_ERROR(checks_batched_shape, in, out, AXON_ERR_RANK, 20, 21,
-                 "checks.axon:20:21: argument 1 (x) has rank 1, expected at least 2 (a @ [b, c]) and at most AXON_MAX_RANK");
+                 "checks.axon:20:21: x (input 1) has rank 1, expected at least 2 (a @ [b, c]) and at most AXON_MAX_RANK");
     in[0] = SHAPE(2, 3, 4, 5);
     in[1] = SHAPE(2, 5, 6);
     EXPECT_ERROR(checks_batched_shape, in, out, AXON_ERR_RANK, 20, 39,
-                 "checks.axon:20:39: argument 2 (y) has rank 3, expected 4 (a @ [c, d])");
+                 "checks.axon:20:39: y (input 2) has rank 3, expected 4 (a @ [c, d])");
     in[1] = SHAPE(2, 4, 5, 6);
     EXPECT_ERROR(checks_batched_shape, in, out, AXON_ERR_SIZE, 20, 39,
-                 "checks.axon:20:39: argument 2 (y) axis 1 is 4, expected 3 (a, from argument 1 (x) axis 1)");
+                 "checks.axon:20:39: y (input 2) axis 1 is 4, expected 3 (a, from x (input 1) axis 1)");
     in[1] = SHAPE(2, 3, 9, 6);
     EXPECT_ERROR(checks_batched_shape, in, out, AXON_ERR_SIZE, 20, 44,
-                 "checks.axon:20:44: argument 2 (y) axis 2 is 9, expected 5 (c, from argument 1 (x) axis 3)");
+                 "checks.axon:20:44: y (input 2) axis 2 is 9, expected 5 (c, from x (input 1) axis 3)");
 
     /* anybc: whole shapes broadcast at run time */
     in[0] = SHAPE(4, 1, 3);
@@ -184,7 +184,7 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(4, AXON_DIM_RAGGED, 3));
     in[0] = SHAPE(4, 7, 3);
     EXPECT_ERROR(checks_ragged_shape, in, out, AXON_ERR_SIZE, 36, 26,
-                 "checks.axon:36:26: argument 1 (x) axis 1 is 7, expected AXON_DIM_RAGGED (a ragged axis, *)");
+                 "checks.axon:36:26: x (input 1) axis 1 is 7, expected AXON_DIM_RAGGED (a ragged axis, *)");
 
     /* err may be NULL */
     in[0] = SHAPE(1);

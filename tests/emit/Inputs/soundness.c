@@ -57,7 +57,7 @@ int main(void)
     /* 3. every input axis is a size (was: [-1] accepted, giving [-1]) */
     in[0] = SHAPE(-1);
     BAD(minus, AXON_ERR_SIZE);
-    EXPECT_STR(err.message, "soundness.axon:9:13: argument 1 (x) axis 0 is -1, expected a size (>= 0)");
+    EXPECT_STR(err.message, "soundness.axon:9:13: x (input 1) axis 0 is -1, expected a size (>= 0)");
     in[0] = SHAPE(0);
     OK(minus);
     EXPECT_SHAPE(out[0], SHAPE(0));
@@ -99,7 +99,7 @@ int main(void)
     EXPECT_INT(plan.dims.n, 4);
     in[0] = SHAPE(5);
     BAD(square, AXON_ERR_DIVISIBILITY);
-    EXPECT_STR(err.message, "soundness.axon:16:23: argument 1 (x) axis 0 is 5, which is not of the form a * a for a whole a");
+    EXPECT_STR(err.message, "soundness.axon:16:23: x (input 1) axis 0 is 5, which is not of the form a * a for a whole a");
     in[0] = SHAPE(2);
     BAD(square, AXON_ERR_DIVISIBILITY);
     in[0] = SHAPE(0);
