@@ -784,9 +784,26 @@ static PVal val_local(const char *local, const char *where)
     return v;
 }
 
+/* k's result, now in a local: its variable takes it, or (a result that
+ * inference bound) it is an equation, returned. */
+static PEq *result_value(Pl *pl, Constraint *k, const char *local, const char *where, int unknown)
+{
+    if (!k->dres->link && !plan_var(k->dres)) {
+        PVar *v = ar_alloc(pl->c->arena, sizeof *v);
+        v->local = local;
+        v->from = where;
+        v->validated = 1;
+        v->maybe_unknown = unknown;
+        set_var(pl, k->dres, v);
+        return NULL;
+    }
+    PVal val = val_local(local, where);
+    val.maybe_unknown = unknown;
+    return add_eq(pl, dim_of_var(pl->c, k->dres, k->why), val, k->why, NULL, 0);
+}
+
 static int try_bcast_dim(Pl *pl, Constraint *k)
 {
-    Ctx *c = pl->c;
     for (int i = 0; i < k->ops.n; i++)
         if (!plan_dim_known(pl->p, k->ops.items[i]))
             return 0;
@@ -797,19 +814,9 @@ static int try_bcast_dim(Pl *pl, Constraint *k)
     int unknown = 0;
     for (int i = 0; i < k->ops.n; i++)
         unknown |= plan_maybe_unknown(pl->p, k->ops.items[i]);
-    if (!k->dres->link && !plan_var(k->dres)) {
-        PVar *v = ar_alloc(c->arena, sizeof *v);
-        v->local = st->local;
-        v->from = where;
-        v->validated = 1;
-        v->maybe_unknown = unknown;
-        set_var(pl, k->dres, v);
-        return 1;
-    }
-    /* Its result is a pattern (or already known): an equation. */
-    PVal val = val_local(st->local, where);
-    val.maybe_unknown = unknown;
-    add_eq(pl, dim_of_var(c, k->dres, k->why), val, k->why, NULL, 0)->bcast = k;
+    PEq *e = result_value(pl, k, st->local, where, unknown);
+    if (e)
+        e->bcast = k;
     return 1;
 }
 
@@ -870,19 +877,7 @@ static int try_count(Pl *pl, Constraint *k)
     st->local = plan_local(pl->p, k->kind == C_ELEMS ? "el" : "rk");
     const char *where = ar_printf(c->arena, "%s(%s)", k->kind == C_ELEMS ? "elements" : "rank",
                                   pr_shape_str(pl->p->nm, s));
-    int unknown = k->kind == C_ELEMS && shape_maybe_unknown(pl->p, s);
-    if (!k->dres->link && !plan_var(k->dres)) {
-        PVar *v = ar_alloc(c->arena, sizeof *v);
-        v->local = st->local;
-        v->from = where;
-        v->validated = 1;
-        v->maybe_unknown = unknown;
-        set_var(pl, k->dres, v);
-        return 1;
-    }
-    PVal val = val_local(st->local, where);
-    val.maybe_unknown = unknown;
-    add_eq(pl, dim_of_var(c, k->dres, k->why), val, k->why, NULL, 0);
+    result_value(pl, k, st->local, where, k->kind == C_ELEMS && shape_maybe_unknown(pl->p, s));
     return 1;
 }
 

@@ -230,15 +230,20 @@ static void diag_vemit(Diag *d, Loc loc, const char *kind, const char *fmt, va_l
     diag_show_line(d, loc);
 }
 
-void diag_error(Diag *d, Loc loc, const char *fmt, ...)
+/* Counts an error; 0 when it is past the ones shown (then it says so once). */
+static int count_error(Diag *d)
 {
     d->errors++;
     d->in_error = d->errors <= d->max_errors;
-    if (!d->in_error) {
-        if (!d->suppressed++)
-            fprintf(d->out, "axonc: too many errors; the rest are not shown\n");
+    if (!d->in_error && !d->suppressed++)
+        fprintf(d->out, "axonc: too many errors; the rest are not shown\n");
+    return d->in_error;
+}
+
+void diag_error(Diag *d, Loc loc, const char *fmt, ...)
+{
+    if (!count_error(d))
         return;
-    }
     va_list ap;
     va_start(ap, fmt);
     diag_vemit(d, loc, "error", fmt, ap);
@@ -248,17 +253,10 @@ void diag_error(Diag *d, Loc loc, const char *fmt, ...)
 /* With -Werror a warning is an error (it counts, and says so). */
 void diag_warning(Diag *d, Loc loc, const char *fmt, ...)
 {
-    if (d->werror) {
-        d->errors++;
-        d->in_error = d->errors <= d->max_errors;
-        if (!d->in_error) {
-            if (!d->suppressed++)
-                fprintf(d->out, "axonc: too many errors; the rest are not shown\n");
-            return;
-        }
-    } else {
+    if (!d->werror)
         d->in_error = 1;
-    }
+    else if (!count_error(d))
+        return;
     va_list ap;
     va_start(ap, fmt);
     diag_vemit(d, loc, d->werror ? "error" : "warning", fmt, ap);
