@@ -1280,6 +1280,74 @@ static int flatten(W *w, Type *t, const char *desc, PtrVec *out, const char **wh
 
 /* The named intermediate tensors: the names bound by the statements of the
  * function's own body (tuple patterns give one name per item). */
+/* The intermediates no statement names (spec section 8b: every one is
+ * planned): each operator application under e whose value is a tensor,
+ * "matmul at 4:12" (index constant TMP_matmul_4_12; a + b is "add" at the
+ * +, so that a + b + c names two), in the order they are
+ * computed (operands first); not e itself (a statement's value is its
+ * name's, the body's the output, a top tuple's items likewise), not inside
+ * a lambda (its values are per element). */
+static const char *op_word(const char *op)
+{
+    return strcmp(op, "+") == 0 ? "add" : strcmp(op, "-") == 0 ? "sub" : strcmp(op, "*") == 0 ? "mul"
+         : strcmp(op, "/") == 0 ? "div" : op;
+}
+
+static void collect_unnamed(W *w, Expr *e, PtrVec *out)
+{
+    /* an explicit stack: expressions nest as deep as the source allows */
+    typedef struct { Expr *e; int top; } Item;
+    Arena *a = w->c->arena;
+    PtrVec stack = { 0 }, found = { 0 };
+    Item *first = ar_alloc(a, sizeof *first);
+    first->e = e;
+    first->top = 1;
+    pv_push(a, &stack, first);
+    while (stack.n) {
+        Item *it = stack.items[--stack.n];
+        Expr *x = it->e;
+        if (!x || x->kind == EX_FN)
+            continue;
+        Type *t = x->type ? type_prune(x->type) : NULL;
+        if (!it->top && t && t->kind == TY_TENSOR &&
+            (x->kind == EX_CALL || x->kind == EX_BINARY || x->kind == EX_NEG) &&
+            elem_find(t->u.ten.elem)->prim != EL_DIMS) {
+            int ln, col;       /* an operator's own place: a + b + c has two */
+            Loc at = x->kind == EX_CALL ? x->loc : expr_op_loc(x);
+            src_line_col(at.src, at.start, &ln, &col);
+            const char *op = x->kind == EX_NEG ? "neg" : x->name ? op_word(x->name) : "call";
+            PTensor *p = ar_alloc(a, sizeof *p);
+            p->desc = ar_printf(a, "%s at %d:%d", op, ln, col);
+            p->cname = ar_printf(a, "%s_%d_%d", emit_c_name(a, op), ln, col);
+            p->type = t;
+            pv_push(a, &found, p);
+        }
+        int child_top = it->top && x->kind == EX_TUPLE;
+        PtrVec kids = { 0 };
+        if (x->kind == EX_CALL || x->kind == EX_TUPLE) {
+            if (x->kind == EX_CALL && x->u.call.fn)
+                pv_push(a, &kids, x->u.call.fn);
+            for (int i = 0; i < x->u.call.args.n; i++)
+                pv_push(a, &kids, x->u.call.args.items[i]);
+        } else if (x->kind == EX_BINARY) {
+            pv_push(a, &kids, x->u.op.l);
+            pv_push(a, &kids, x->u.op.r);
+        } else if (x->kind == EX_NEG) {
+            pv_push(a, &kids, x->u.op.l);
+        }
+        for (int i = 0; i < kids.n; i++) {     /* (popped right to left) */
+            Item *k = ar_alloc(a, sizeof *k);
+            k->e = kids.items[i];
+            k->top = child_top;
+            pv_push(a, &stack, k);
+        }
+    }
+    /* found is an operator before its operands, right to left; reversed,
+     * operands come first, left to right (post-order, as computed) */
+    for (int i = found.n - 1; i >= 0; i--)
+        pv_push(a, out, found.items[i]);
+}
+
 static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
 {
     if (!p || !t)
@@ -1575,12 +1643,15 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         PTensor *t = plan.outputs.items[i];
         t->desc = ar_printf(a, "output %d", i + 1);
     }
-    PtrVec named = { 0 };
-    if (fn)
+    PtrVec named = { 0 };   /* every intermediate, named or not, in the order computed */
+    if (fn) {
         for (int i = 0; i < fn->stmts.n; i++) {
             Stmt *st = fn->stmts.items[i];
+            collect_unnamed(w, st->value, &named);
             collect_temps(w, st->pat, st->pat->type, &named);
         }
+        collect_unnamed(w, fn->body, &named);
+    }
     ntensors = (long)plan.inputs.n + plan.outputs.n + named.n;
     if (ntensors > EMIT_MAX_TENSORS)
         return not_exported(w, at, ar_printf(a, "it has %ld input, output and intermediate tensors (more than %d)",
@@ -1628,7 +1699,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         PTensor *t = named.items[i];
         PTensor *is_out = NULL;
         for (int k = 0; k < plan.outputs.n && !is_out; k++)
-            if (alias[k] == t->pat)
+            if (t->pat && alias[k] == t->pat)
                 is_out = plan.outputs.items[k];
         if (is_out)        /* the value returned: its buffer is the output's */
             pv_push(a, &aliases, ar_printf(a, "%s is %s", t->desc, is_out->desc));
@@ -1727,7 +1798,9 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         for (int i = 0; i < list->n; i++) {
             const char *base = l == 0 ? ar_printf(a, "IN_%s", emit_c_name(a, in_names.items[i]))
                              : l == 1 ? ar_printf(a, "OUT_%d", i)
-                                      : ar_printf(a, "TMP_%s", emit_c_name(a, ((PTensor *)list->items[i])->desc));
+                                      : ar_printf(a, "TMP_%s", ((PTensor *)list->items[i])->cname
+                                                                   ? ((PTensor *)list->items[i])->cname
+                                                                   : emit_c_name(a, ((PTensor *)list->items[i])->desc));
             const char *m = base;
             for (int k = 2; st_get(&used, m); k++)
                 m = ar_printf(a, "%s_%d", base, k);

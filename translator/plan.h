@@ -28,6 +28,8 @@ typedef struct PTensor {    /* an input, output or intermediate tensor */
     const Origin *at;       /* an input's parameter (for messages) */
     Type *type;             /* its tensor type */
     const void *pat;        /* an intermediate: the pattern that names it */
+    const char *cname;      /* an unnamed intermediate: its index constant's
+                             * name ("matmul_4_12" for "matmul at 4:12") */
 } PTensor;
 
 typedef struct PSrc {       /* a concrete shape at run time */

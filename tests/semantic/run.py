@@ -536,7 +536,7 @@ int main(int argc, char **argv)
             printf("%d %d %d %d", i, entries[i].nin, entries[i].nout, entries[i].ntmp);
             for (j = 0; j < entries[i].ntmp; j++) {
                 const char *n = entries[i].tname(j);
-                printf(" %s", n ? n : "(null)");
+                printf("\t%s", n ? n : "(null)");
             }
             printf("\n");
         }
@@ -715,6 +715,14 @@ def compare(rep, prog, f, flat, ir, hres, tnames, stats):
         stats['elem_size_unknown'] += 1
         return
     ovf = any(ovs)
+    if st1 != 0 and sname == 'AXON_ERR_OVERFLOW' and not ovf and UNNAMED_OVF_RE.search(msg or ''):
+        # the count of an intermediate no statement names (the header plans
+        # every one, spec section 8b): the interpreter does not model those;
+        # tests/emit/random's C oracle does
+        stats['compared'] -= 1
+        stats['accepted'] -= 1
+        stats['unnamed_overflow'] += 1
+        return
     if st1 != 0:
         if not ovf:
             rep.disagree('REJECTS_VALID', prog, fn, ftuple, irs, hr, msg)
@@ -736,11 +744,19 @@ def compare(rep, prog, f, flat, ir, hres, tnames, stats):
         rep.disagree('MISSED_COUNT_OVERFLOW', prog, fn, ftuple, irs, hr)
 
 
+UNNAMED_RE = re.compile(r'^\S+ at \d+:\d+$')
+UNNAMED_OVF_RE = re.compile(r': \S+ at \d+:\d+ has more elements \(or bytes\) than int64 can count')
+
+
 def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
     # intermediates by name; the header may leave out a name whose value is
-    # an output (docs: "v is output 1: not an intermediate")
+    # an output (docs: "v is output 1: not an intermediate"); the unnamed
+    # ones ("matmul at 4:12") are not the interpreter's (tests/emit/random
+    # compares them)
     j = 0
     for hn, ht in zip(tnames, temps):
+        if UNNAMED_RE.match(hn):
+            continue
         while j < len(itemps) and itemps[j][0] != hn and itemps[j][2]:
             j += 1
         if j >= len(itemps) or itemps[j][0] != hn:
@@ -877,8 +893,9 @@ def main():
     names = run_cmd([exe, '--names'])
     tnames = {}
     for ln in names.stdout.splitlines():
-        t = ln.split()
-        tnames[int(t[0])] = (int(t[1]), int(t[2]), int(t[3]), t[4:])
+        t = ln.split('\t')             # (an unnamed intermediate's name has spaces)
+        h = t[0].split()
+        tnames[int(h[0])] = (int(h[1]), int(h[2]), int(h[3]), t[1:])
     feed = []
     order = []
     for r in results:
@@ -905,7 +922,8 @@ def main():
         order = order[:len(outl)]
     t3 = time.time()
 
-    stats = dict(compared=0, accepted=0, rejected=0, gave_up=0, undecidable=0, undet_rank=0, elem_size_unknown=0)
+    stats = dict(compared=0, accepted=0, rejected=0, gave_up=0, undecidable=0, undet_rank=0, elem_size_unknown=0,
+                 unnamed_overflow=0)
     origin_stats = {}
     for (r, f, flat, ir, origin), line in zip(order, outl):
         nin, nout, ntmp, tn = tnames[f['entry']]
@@ -972,9 +990,10 @@ def main():
              (' (' + ', '.join('%s %d' % kv for kv in sorted(refused_by.items())) + ')') if refused_by else '',
              nstat))
     print('tuples compared %d (accepted %d, rejected %d, undecidable %d, undetermined rank %d), oracle gave up %d, '
-          'not compared (a count near 2^63 with an unknown element size) %d, tuples on functions rejected by check %d'
+          'not compared (a count near 2^63 with an unknown element size) %d, (an unnamed intermediate\'s count '
+          'overflows) %d, tuples on functions rejected by check %d'
           % (stats['compared'], stats['accepted'], stats['rejected'], stats['undecidable'], stats['undet_rank'],
-             stats['gave_up'], stats['elem_size_unknown'], static_tuples))
+             stats['gave_up'], stats['elem_size_unknown'], stats['unnamed_overflow'], static_tuples))
     print('tuple origins: ' + ', '.join('%s/%s %d' % (k[0], k[1], v) for k, v in sorted(origin_stats.items())))
     print('refused but decidable %d%s' % (sum(refused_decidable.values()),
           (' (' + ', '.join('%s %d' % kv for kv in sorted(refused_decidable.items())) + ')') if refused_decidable else ''))

@@ -137,13 +137,20 @@ int main(void)
     in[3] = SHAPE(128, 10);
     EXPECT_INT(checks_mlp_prepare(in, &plan, &err), AXON_OK);
     EXPECT_SHAPE(plan.out[0], SHAPE(32, 10));
-    /* logits is the value returned: output 1, not an intermediate */
-    EXPECT_INT(checks_mlp_NUM_TEMPS, 1);
-    EXPECT_STR(checks_mlp_temp_name(0), "hidden");
-    EXPECT_TRUE(checks_mlp_temp_name(1) == NULL);
-    EXPECT_SHAPE(plan.tmp[0], SHAPE(32, 128));
-    EXPECT_INT(plan.tmp_elements[0], 32 * 128);
-    EXPECT_INT(plan.tmp_bytes[0], 32 * 128 * 4);
+    /* logits is the value returned: output 1, not an intermediate; every
+     * other intermediate is planned, named or not (spec section 8b), in
+     * the order computed */
+    EXPECT_INT(checks_mlp_NUM_TEMPS, 3);
+    EXPECT_STR(checks_mlp_temp_name(checks_mlp_TMP_matmul_30_17), "matmul at 30:17");
+    EXPECT_STR(checks_mlp_temp_name(checks_mlp_TMP_add_30_31), "add at 30:31");
+    EXPECT_STR(checks_mlp_temp_name(checks_mlp_TMP_hidden), "hidden");
+    EXPECT_INT(checks_mlp_TMP_hidden, 2);
+    EXPECT_TRUE(checks_mlp_temp_name(3) == NULL);
+    EXPECT_SHAPE(plan.tmp[checks_mlp_TMP_matmul_30_17], SHAPE(32, 128));
+    EXPECT_SHAPE(plan.tmp[checks_mlp_TMP_add_30_31], SHAPE(32, 128));
+    EXPECT_SHAPE(plan.tmp[checks_mlp_TMP_hidden], SHAPE(32, 128));
+    EXPECT_INT(plan.tmp_elements[checks_mlp_TMP_hidden], 32 * 128);
+    EXPECT_INT(plan.tmp_bytes[checks_mlp_TMP_hidden], 32 * 128 * 4);
     EXPECT_INT(plan.out_elements[0], 320);
     EXPECT_INT(plan.out_bytes[0], 1280);
     /* dims are named after the annotation names (spec section 8b) */
@@ -174,7 +181,8 @@ int main(void)
         EXPECT_INT(checks_mlp_prepare(in, &plan, &e), AXON_ERR_SIZE);    /* w2 is [h, o]: h = 2^40 */
         in[3] = SHAPE(1LL << 40, 10);
         EXPECT_INT(checks_mlp_prepare(in, &plan, &e), AXON_ERR_OVERFLOW);
-        EXPECT_STR(e.message, "checks.axon:30:12: relu: hidden has more elements (or bytes) than int64 can count");
+        /* (the first intermediate that overflows: the unnamed matmul) */
+        EXPECT_STR(e.message, "checks.axon:30:17: matmul: matmul at 30:17 has more elements (or bytes) than int64 can count");
         EXPECT_INT(plan.out_elements[0], (1LL << 40) * 10);
     }
 

@@ -5,19 +5,23 @@
  * random input-shape tuples (built valid from random sizes, then often
  * mutated: a rank changed, an axis changed, set to 1 or 0 or a huge size
  * near 2^62), calls the generated P_NAME_shape and the oracle, and reports
- * every disagreement on validity or on any output rank or size.  With
- * --prepare, where both say valid, it also checks P_NAME_prepare: the
- * output and named intermediate shapes, and their element and byte counts
- * (f32, 4 bytes), or AXON_ERR_OVERFLOW where a count does not fit int64.
+ * every disagreement on validity or on any output rank or size.  Before the
+ * cases it checks the intermediates' number and names (P_NAME_NUM_TEMPS,
+ * P_NAME_temp_name) against the oracle's list.  With --prepare, where both
+ * say valid, it also checks P_NAME_prepare: the output and intermediate
+ * shapes (every intermediate, named or not), and their element and byte
+ * counts (f32, 4 bytes), or AXON_ERR_OVERFLOW where a count does not fit
+ * int64.
  *
  *   driver [SEED [CASES]] [--negative] [--prepare] [--only NAMES]
- *          [--skip NAMES] [--perturb NAME]
+ *          [--skip NAMES] [--perturb NAME] [--perturb-tmp NAME]
  * SEED (default 1) makes the run deterministic; CASES per function (default
  * 3000).  --negative also mutates sizes to negative values (which are not
  * sizes, so every such input is invalid).  --prepare checks P_NAME_prepare
  * too.  --only/--skip take comma-separated names (file.function).
  * --perturb NAME breaks the oracle of one function on purpose, to show that
- * the test can fail.
+ * the test can fail; --perturb-tmp NAME breaks its last intermediate's
+ * shape (seen with --prepare).
  * Prints one summary line per function; exits 1 on any disagreement.
  */
 #include <stdio.h>
@@ -439,6 +443,8 @@ static void mutate(or_shape *in, int nin)
 }
 
 /* ---- the functions under test --------------------------------------- */
+/* (Arrays of intermediates hold OR_MAX_TMP; run() calls prepare only when
+ * the header's P_NAME_NUM_TEMPS equals the oracle's count, at most that.) */
 typedef int (*shape_fn)(const axon_shape *, axon_shape *, axon_error *);
 typedef int (*prep_fn)(const axon_shape *, axon_shape *, int64_t *, int64_t *, axon_shape *,
                        int64_t *, int64_t *, axon_error *);
@@ -560,13 +566,17 @@ static void disagree(const entry *e, long k, const char *what, const or_shape *i
 }
 
 /* Checks prepare against the oracle's outputs and intermediates (valid
- * cases only); returns what is wrong, or NULL. */
+ * cases only); returns what is wrong, or NULL.  When an intermediate's shape
+ * or counts differ, *bad_tmp is its index and *htmp prepare's shape of it;
+ * else *bad_tmp is -1. */
 static const char *check_prepare(const entry *e, const or_entry *o, const axon_shape *hin,
-                                 const or_shape *oout, const or_shape *otmp, axon_error *err)
+                                 const or_shape *oout, const or_shape *otmp, axon_error *err,
+                                 int *bad_tmp, axon_shape *htmp)
 {
-    axon_shape out[OR_MAX_IO], tmp[OR_MAX_IO];
-    int64_t oe[OR_MAX_IO], ob[OR_MAX_IO], te[OR_MAX_IO], tb[OR_MAX_IO], n, b;
+    axon_shape out[OR_MAX_IO], tmp[OR_MAX_TMP];
+    int64_t oe[OR_MAX_IO], ob[OR_MAX_IO], te[OR_MAX_TMP], tb[OR_MAX_TMP], n, b;
     int i, over = 0, ps = e->prep(hin, out, oe, ob, tmp, te, tb, err);
+    *bad_tmp = -1;
     for (i = 0; i < o->nout + o->ntmp; i++)
         over |= or_count(i < o->nout ? &oout[i] : &otmp[i - o->nout], 4, &n, &b) != OR_VALID;
     if (over)
@@ -582,11 +592,14 @@ static const char *check_prepare(const entry *e, const or_entry *o, const axon_s
     }
     for (i = 0; i < o->ntmp; i++) {
         or_count(&otmp[i], 4, &n, &b);
+        *bad_tmp = i;
+        *htmp = tmp[i];
         if (!same_shape(&tmp[i], &otmp[i]))
             return "prepare: an intermediate's shape differs";
         if (te[i] != n || tb[i] != b)
             return "prepare: an intermediate's element or byte count differs";
     }
+    *bad_tmp = -1;
     return NULL;
 }
 
@@ -602,7 +615,8 @@ static int listed(const char *list, const char *name)
 }
 
 /* Runs one function; returns its number of disagreements. */
-static long run(const entry *e, uint64_t seed, long cases, const char *perturb)
+static long run(const entry *e, uint64_t seed, long cases, const char *perturb,
+                const char *perturb_tmp)
 {
     const or_entry *o = or_lookup(e->name);
     long k, valid = 0, invalid = 0, overflow = 0, bad = 0;
@@ -613,21 +627,27 @@ static long run(const entry *e, uint64_t seed, long cases, const char *perturb)
                e->name, e->nin, e->nout, e->ntmp);
         return 1;
     }
-    for (i = 0; i < o->ntmp; i++)
+    for (i = 0; i < o->ntmp; i++) /* every intermediate, in the oracle's order */
         if (!e->temp_name(i) || strcmp(e->temp_name(i), o->tmp_names[i]) != 0) {
-            printf("DISAGREE %s: intermediate %d is not %s\n", e->name, i, o->tmp_names[i]);
+            printf("DISAGREE %s: intermediate %d is not %s (the header says %s)\n", e->name, i,
+                   o->tmp_names[i], e->temp_name(i) ? e->temp_name(i) : "NULL");
             return 1;
         }
+    if (e->temp_name(o->ntmp) || e->temp_name(-1)) {
+        printf("DISAGREE %s: temp_name(%d) or temp_name(-1) is not NULL\n", e->name, o->ntmp);
+        return 1;
+    }
     state = seed * UINT64_C(0x100000001B3);
     for (p = e->name; *p; p++) /* each function its own stream */
         state = (state ^ (unsigned char)*p) * UINT64_C(0x100000001B3);
     printed = 0;
     for (k = 0; k < cases; k++) {
-        or_shape in[OR_MAX_IO], oout[OR_MAX_IO], otmp[OR_MAX_IO];
+        or_shape in[OR_MAX_IO], oout[OR_MAX_IO], otmp[OR_MAX_TMP];
         axon_shape hin[OR_MAX_IO], hout[OR_MAX_IO], hout2[OR_MAX_IO];
+        axon_shape htmp;
         axon_error err;
         const char *what = NULL;
-        int hs, hs2, ov;
+        int hs, hs2, ov, bad_tmp = -1;
         memset(in, 0, sizeof in);
         memset(hout, 0x5A, sizeof hout); /* garbage the header must overwrite */
         memset(hout2, 0x5A, sizeof hout2);
@@ -652,6 +672,13 @@ static long run(const entry *e, uint64_t seed, long cases, const char *perturb)
             else
                 ov = OR_INVALID;
         }
+        if (perturb_tmp && strcmp(perturb_tmp, e->name) == 0 && ov == OR_VALID && o->ntmp > 0) {
+            or_shape *t = &otmp[o->ntmp - 1];
+            if (t->rank > 0)
+                t->d[t->rank - 1] ^= 1;
+            else
+                t->rank = 1, t->d[0] = 2; /* a scalar becomes [2] */
+        }
         valid += ov == OR_VALID;
         invalid += ov == OR_INVALID || ov == OR_EITHER;
         overflow += ov == OR_OVERFLOW;
@@ -673,11 +700,18 @@ static long run(const entry *e, uint64_t seed, long cases, const char *perturb)
                 if (!same_shape(&hout[i], &oout[i]) || !same_shape(&hout2[i], &oout[i]))
                     what = "an output shape differs";
             if (!what && prepare)
-                what = check_prepare(e, o, hin, oout, otmp, &err);
+                what = check_prepare(e, o, hin, oout, otmp, &err, &bad_tmp, &htmp);
         }
         if (what) {
             bad++;
             disagree(e, k, what, in, hs, &err, hout, ov, oout, e->nout);
+            if (bad_tmp >= 0 && printed <= 20) {
+                printf("  intermediate %d (%s): prepare ", bad_tmp, o->tmp_names[bad_tmp]);
+                print_shape(htmp.rank, htmp.dims);
+                printf(", oracle ");
+                print_shape(otmp[bad_tmp].rank, otmp[bad_tmp].d);
+                printf("\n");
+            }
         }
     }
     printf("%s: cases %ld valid %ld invalid %ld overflow %ld disagreements %ld\n", e->name,
@@ -689,7 +723,7 @@ int main(int argc, char **argv)
 {
     uint64_t seed = 1;
     long cases = 3000, bad = 0, npos = 0, ran = 0;
-    const char *perturb = NULL, *only = NULL, *skip = "";
+    const char *perturb = NULL, *perturb_tmp = NULL, *only = NULL, *skip = "";
     size_t i, n = sizeof entries / sizeof entries[0];
     int a;
     for (a = 1; a < argc; a++) {
@@ -699,6 +733,8 @@ int main(int argc, char **argv)
             prepare = 1;
         else if (strcmp(argv[a], "--perturb") == 0 && a + 1 < argc)
             perturb = argv[++a];
+        else if (strcmp(argv[a], "--perturb-tmp") == 0 && a + 1 < argc)
+            perturb_tmp = argv[++a];
         else if (strcmp(argv[a], "--only") == 0 && a + 1 < argc)
             only = argv[++a];
         else if (strcmp(argv[a], "--skip") == 0 && a + 1 < argc)
@@ -709,7 +745,8 @@ int main(int argc, char **argv)
             cases = strtol(argv[a], NULL, 0);
         else {
             fprintf(stderr, "usage: %s [SEED [CASES]] [--negative] [--prepare] [--only NAMES]"
-                            " [--skip NAMES] [--perturb NAME]\n", argv[0]);
+                            " [--skip NAMES] [--perturb NAME]"
+                            " [--perturb-tmp NAME]\n", argv[0]);
             return 2;
         }
     }
@@ -717,7 +754,7 @@ int main(int argc, char **argv)
            negative ? ", negative sizes too" : "", prepare ? ", prepare checked" : "");
     for (i = 0; i < n; i++)
         if ((!only || listed(only, entries[i].name)) && !listed(skip, entries[i].name)) {
-            bad += run(&entries[i], seed, cases, perturb);
+            bad += run(&entries[i], seed, cases, perturb, perturb_tmp);
             ran++;
         }
     printf("total: %ld functions, %ld disagreements\n", ran, bad);

@@ -276,15 +276,22 @@ static const or_shape scalar = { 0, { 0 } };
 
 /* ---- the test functions ---------------------------------------------- */
 /* Each follows its body in Inputs/<file>.axon; `ann:` marks the checks that
- * come from the function's annotations. */
+ * come from the function's annotations.  tmp[] gets every intermediate (see
+ * oracle.h for which and in what order); the comment at each store names
+ * it as the table below does.  A user function called from another is one
+ * intermediate of the caller: its helper takes tmp == NULL there. */
 
 #define BEGIN(n) ctx c = { 0, 0 }; (void)tmp; RULE(inputs_ok(in, n))
 
 /* linalg.axon */
-static int linear_(ctx *c, const or_shape *x, const or_shape *w, const or_shape *b, or_shape *o)
+static int linear_(ctx *c, const or_shape *x, const or_shape *w, const or_shape *b, or_shape *o,
+                   or_shape *tmp)
 {
     or_shape m;
-    return matmul(c, x, w, &m) && bcast(c, &m, b, o);
+    NEED(matmul(c, x, w, &m) && bcast(c, &m, b, o));
+    if (tmp)
+        tmp[0] = m; /* matmul at 15:25 */
+    return 1;
 }
 
 static int softmax_(ctx *c, const or_shape *e, or_shape *o, or_shape *tmp)
@@ -298,7 +305,8 @@ static int softmax_(ctx *c, const or_shape *e, or_shape *o, or_shape *tmp)
     NEED(outer(&z, &n, &a) && bcast(c, &a, &s, &q) && stacked(n, &q, o)); /* map(a / s) */
     if (tmp) {
         tmp[0] = z;
-        tmp[1] = s;
+        tmp[1] = te; /* transpose at 25:40 (the lambdas' values are per row) */
+        tmp[2] = s;
     }
     return 1;
 }
@@ -315,6 +323,7 @@ static int f_gram(const or_shape *in, or_shape *out, or_shape *tmp)
     or_shape t;
     BEGIN(1);
     RULE(transpose(&in[0], &t) && matmul(&c, &in[0], &t, &out[0]));
+    tmp[0] = t; /* transpose at 9:27 */
     return verdict(&c);
 }
 
@@ -330,13 +339,14 @@ static int f_proj(const or_shape *in, or_shape *out, or_shape *tmp)
         RULE(x->d[i] == w->d[i]);
     RULE(x->d[x->rank - 1] == w->d[w->rank - 2] && b->d[0] == w->d[w->rank - 1]);
     RULE(matmul(&c, x, w, &m) && bcast(&c, &m, b, &out[0]));
+    tmp[0] = m; /* matmul at 12:61 */
     return verdict(&c);
 }
 
 static int f_linear(const or_shape *in, or_shape *out, or_shape *tmp)
 {
     BEGIN(3);
-    RULE(linear_(&c, &in[0], &in[1], &in[2], &out[0]));
+    RULE(linear_(&c, &in[0], &in[1], &in[2], &out[0], tmp));
     return verdict(&c);
 }
 
@@ -345,8 +355,11 @@ static int f_mlp(const or_shape *in, or_shape *out, or_shape *tmp)
     or_shape h;
     BEGIN(5);
     RULE(in[2].rank == 1 && in[4].rank == 1); /* ann: b1 : t [h], b2 : t [o] */
-    RULE(linear_(&c, &in[0], &in[1], &in[2], &h)); /* relu keeps it */
-    RULE(linear_(&c, &h, &in[3], &in[4], &out[0]));
+    RULE(linear_(&c, &in[0], &in[1], &in[2], &h, NULL)); /* relu keeps it */
+    RULE(linear_(&c, &h, &in[3], &in[4], &out[0], NULL)); /* and the outer relu */
+    tmp[0] = h;      /* linear at 19:20 */
+    tmp[1] = h;      /* relu at 19:15 */
+    tmp[2] = out[0]; /* linear at 19:8 */
     return verdict(&c);
 }
 
@@ -363,6 +376,9 @@ static int f_attention(const or_shape *in, or_shape *out, or_shape *tmp)
     BEGIN(3);
     RULE(transpose(&in[1], &kt) && matmul(&c, &in[0], &kt, &qk));
     RULE(softmax_(&c, &qk, &sm, NULL) && matmul(&c, &sm, &in[2], &out[0]));
+    tmp[0] = kt; /* transpose at 28:53 */
+    tmp[1] = qk; /* matmul at 28:43 */
+    tmp[2] = sm; /* softmax at 28:35 */
     return verdict(&c);
 }
 
@@ -373,8 +389,11 @@ static int f_softmax_any(const or_shape *in, or_shape *out, or_shape *tmp)
     RULE(reduce(&in[0], &y));          /* y = reduce(max, -inf, x) */
     RULE(bcast(&c, &in[0], &y, &z));   /* z = exp(x - y) */
     RULE(reduce(&z, &r) && bcast(&c, &z, &r, &out[0]));
-    tmp[0] = y;
-    tmp[1] = z;
+    tmp[0] = scalar; /* neg at 32:19: -inf */
+    tmp[1] = y;
+    tmp[2] = z;      /* sub at 33:13: x - y (exp keeps it) */
+    tmp[3] = z;
+    tmp[4] = r;      /* reduce at 34:7 */
     return verdict(&c);
 }
 
@@ -392,20 +411,32 @@ static int f_normalize(const or_shape *in, or_shape *out, or_shape *tmp)
     or_shape m, r;
     BEGIN(2);
     RULE(same(&c, &in[0], &in[1], &m) && reduce(&in[0], &r) && bcast(&c, &m, &r, &out[0]));
+    tmp[0] = m;      /* max at 41:25 */
+    tmp[1] = scalar; /* neg at 41:49: -inf */
+    tmp[2] = r;      /* reduce at 41:37 */
     return verdict(&c);
 }
 
 /* spatial.axon */
-static int stack_(ctx *c, const or_shape *x, const or_shape *f, const or_shape *y, or_shape *o)
+static int stack_(ctx *c, const or_shape *x, const or_shape *f, const or_shape *y, or_shape *o,
+                  or_shape *tmp)
 {
     or_shape cv, ry;
-    return conv(c, x, f, &cv) && reverse(y, &ry) && concat(c, &cv, &ry, o);
+    NEED(conv(c, x, f, &cv) && reverse(y, &ry) && concat(c, &cv, &ry, o));
+    if (tmp) {
+        tmp[0] = cv; /* conv at 12:31 */
+        tmp[1] = ry; /* reverse at 12:43 */
+    }
+    return 1;
 }
 
-static int cat_(ctx *c, const or_shape *x, const or_shape *y, or_shape *o)
+static int cat_(ctx *c, const or_shape *x, const or_shape *y, or_shape *o, or_shape *tmp)
 {
     or_shape ry;
-    return reverse(y, &ry) && concat(c, x, &ry, o);
+    NEED(reverse(y, &ry) && concat(c, x, &ry, o));
+    if (tmp)
+        tmp[0] = ry; /* reverse at 15:29 */
+    return 1;
 }
 
 static int f_convs(const or_shape *in, or_shape *out, or_shape *tmp)
@@ -413,6 +444,8 @@ static int f_convs(const or_shape *in, or_shape *out, or_shape *tmp)
     or_shape c1;
     BEGIN(3);
     RULE(conv(&c, &in[0], &in[1], &c1) && conv(&c, &c1, &in[2], &out[0]));
+    tmp[0] = c1;     /* conv at 6:34 */
+    tmp[1] = out[0]; /* conv at 6:29 (relu keeps it) */
     return verdict(&c);
 }
 
@@ -430,14 +463,14 @@ static int f_convfix(const or_shape *in, or_shape *out, or_shape *tmp)
 static int f_stack(const or_shape *in, or_shape *out, or_shape *tmp)
 {
     BEGIN(3);
-    RULE(stack_(&c, &in[0], &in[1], &in[2], &out[0]));
+    RULE(stack_(&c, &in[0], &in[1], &in[2], &out[0], tmp));
     return verdict(&c);
 }
 
 static int f_cat(const or_shape *in, or_shape *out, or_shape *tmp)
 {
     BEGIN(2);
-    RULE(cat_(&c, &in[0], &in[1], &out[0]));
+    RULE(cat_(&c, &in[0], &in[1], &out[0], tmp));
     return verdict(&c);
 }
 
@@ -446,7 +479,10 @@ static int f_deep(const or_shape *in, or_shape *out, or_shape *tmp)
     or_shape cv, s;
     BEGIN(4);
     RULE(conv(&c, &in[0], &in[1], &cv)); /* relu keeps it */
-    RULE(stack_(&c, &cv, &in[2], &in[3], &s) && cat_(&c, &s, &in[3], &out[0]));
+    RULE(stack_(&c, &cv, &in[2], &in[3], &s, NULL) && cat_(&c, &s, &in[3], &out[0], NULL));
+    tmp[0] = cv; /* conv at 18:41 */
+    tmp[1] = cv; /* relu at 18:36 */
+    tmp[2] = s;  /* stack at 18:30 */
     return verdict(&c);
 }
 
@@ -531,6 +567,8 @@ static int f_bcast(const or_shape *in, or_shape *out, or_shape *tmp)
     BEGIN(3);
     RULE(bcast(&c, &in[0], &in[1], &a) && bcast(&c, &a, &in[2], &b));
     RULE(bcast(&c, &b, &in[0], &out[0]));
+    tmp[0] = a; /* sub at 6:27: x - y */
+    tmp[1] = b; /* mul at 6:32: (x - y) * z */
     return verdict(&c);
 }
 
@@ -548,6 +586,7 @@ static int f_clamp(const or_shape *in, or_shape *out, or_shape *tmp)
     or_shape m;
     BEGIN(3);
     RULE(same(&c, &in[0], &in[1], &m) && same(&c, &m, &in[2], &out[0]));
+    tmp[0] = m; /* max at 12:30 */
     return verdict(&c);
 }
 
@@ -557,6 +596,7 @@ static int f_scaled(const or_shape *in, or_shape *out, or_shape *tmp)
     BEGIN(2);
     RULE(in[1].rank == 0); /* ann: s : f32 */
     RULE(bcast(&c, &in[0], &in[1], &m) && bcast(&c, &m, &scalar, &out[0]));
+    tmp[0] = m; /* mul at 15:30 */
     return verdict(&c);
 }
 
@@ -592,40 +632,48 @@ static int f_maxsum(const or_shape *in, or_shape *out, or_shape *tmp)
     BEGIN(3);
     RULE(in[0].rank == 1 && in[1].rank == 1); /* ann: x : [n], b : [k] */
     RULE(bcast(&c, &in[0], &in[1], &s) && same(&c, &s, &in[2], &out[0]));
+    tmp[0] = s; /* add at 28:51 */
     return verdict(&c);
 }
 
+/* The intermediates' names: each name a statement binds, or "OP at
+ * LINE:COL" (see oracle.h), written from the .axon files by hand: a call's
+ * place is its callee's name, a + - * / operator's (and a unary minus's)
+ * the operator itself, so that `(x - y) * z` names the - and the *. */
 static const or_entry table[] = {
-    { "linalg.bmm", 2, 1, 0, { 0, 0 }, f_bmm },
-    { "linalg.gram", 1, 1, 0, { 0, 0 }, f_gram },
-    { "linalg.proj", 3, 1, 0, { 0, 0 }, f_proj },
-    { "linalg.linear", 3, 1, 0, { 0, 0 }, f_linear },
-    { "linalg.mlp", 5, 1, 0, { 0, 0 }, f_mlp },
-    { "linalg.softmax", 1, 1, 2, { "z", "s" }, f_softmax },
-    { "linalg.attention", 3, 1, 0, { 0, 0 }, f_attention },
-    { "linalg.softmax_any", 1, 1, 2, { "y", "z" }, f_softmax_any },
-    { "linalg.rowsum", 1, 1, 0, { 0, 0 }, f_rowsum },
-    { "linalg.normalize", 2, 1, 0, { 0, 0 }, f_normalize },
-    { "spatial.convs", 3, 1, 0, { 0, 0 }, f_convs },
-    { "spatial.convfix", 2, 1, 0, { 0, 0 }, f_convfix },
-    { "spatial.stack", 3, 1, 0, { 0, 0 }, f_stack },
-    { "spatial.cat", 2, 1, 0, { 0, 0 }, f_cat },
-    { "spatial.deep", 4, 1, 0, { 0, 0 }, f_deep },
-    { "spatial.odd", 2, 1, 0, { 0, 0 }, f_odd },
-    { "spatial.padded", 2, 1, 0, { 0, 0 }, f_padded },
-    { "spatial.halves", 2, 2, 0, { 0, 0 }, f_halves },
-    { "spatial.pool", 2, 1, 0, { 0, 0 }, f_pool },
+    { "linalg.bmm", 2, 1, 0, { 0 }, f_bmm },
+    { "linalg.gram", 1, 1, 1, { "transpose at 9:27" }, f_gram },
+    { "linalg.proj", 3, 1, 1, { "matmul at 12:61" }, f_proj },
+    { "linalg.linear", 3, 1, 1, { "matmul at 15:25" }, f_linear },
+    { "linalg.mlp", 5, 1, 3, { "linear at 19:20", "relu at 19:15", "linear at 19:8" }, f_mlp },
+    { "linalg.softmax", 1, 1, 3, { "z", "transpose at 25:40", "s" }, f_softmax },
+    { "linalg.attention", 3, 1, 3,
+      { "transpose at 28:53", "matmul at 28:43", "softmax at 28:35" }, f_attention },
+    { "linalg.softmax_any", 1, 1, 5,
+      { "neg at 32:19", "y", "sub at 33:13", "z", "reduce at 34:7" }, f_softmax_any },
+    { "linalg.rowsum", 1, 1, 0, { 0 }, f_rowsum },
+    { "linalg.normalize", 2, 1, 3, { "max at 41:25", "neg at 41:49", "reduce at 41:37" },
+      f_normalize },
+    { "spatial.convs", 3, 1, 2, { "conv at 6:34", "conv at 6:29" }, f_convs },
+    { "spatial.convfix", 2, 1, 0, { 0 }, f_convfix },
+    { "spatial.stack", 3, 1, 2, { "conv at 12:31", "reverse at 12:43" }, f_stack },
+    { "spatial.cat", 2, 1, 1, { "reverse at 15:29" }, f_cat },
+    { "spatial.deep", 4, 1, 3, { "conv at 18:41", "relu at 18:36", "stack at 18:30" }, f_deep },
+    { "spatial.odd", 2, 1, 0, { 0 }, f_odd },
+    { "spatial.padded", 2, 1, 0, { 0 }, f_padded },
+    { "spatial.halves", 2, 2, 0, { 0 }, f_halves },
+    { "spatial.pool", 2, 1, 0, { 0 }, f_pool },
     { "spatial.split", 2, 2, 2, { "a", "b" }, f_split },
-    { "spatial.flatten", 2, 2, 0, { 0, 0 }, f_flatten },
-    { "spatial.area", 3, 1, 0, { 0, 0 }, f_area },
-    { "pointwise.bcast", 3, 1, 0, { 0, 0 }, f_bcast },
-    { "pointwise.outer", 2, 1, 0, { 0, 0 }, f_outer },
-    { "pointwise.clamp", 3, 1, 0, { 0, 0 }, f_clamp },
-    { "pointwise.scaled", 2, 1, 0, { 0, 0 }, f_scaled },
-    { "pointwise.trailing", 2, 1, 0, { 0, 0 }, f_trailing },
-    { "pointwise.fixed", 2, 1, 0, { 0, 0 }, f_fixed },
-    { "pointwise.bias2", 2, 1, 0, { 0, 0 }, f_bias2 },
-    { "pointwise.maxsum", 3, 1, 0, { 0, 0 }, f_maxsum },
+    { "spatial.flatten", 2, 2, 0, { 0 }, f_flatten },
+    { "spatial.area", 3, 1, 0, { 0 }, f_area },
+    { "pointwise.bcast", 3, 1, 2, { "sub at 6:27", "mul at 6:32" }, f_bcast },
+    { "pointwise.outer", 2, 1, 0, { 0 }, f_outer },
+    { "pointwise.clamp", 3, 1, 1, { "max at 12:30" }, f_clamp },
+    { "pointwise.scaled", 2, 1, 1, { "mul at 15:30" }, f_scaled },
+    { "pointwise.trailing", 2, 1, 0, { 0 }, f_trailing },
+    { "pointwise.fixed", 2, 1, 0, { 0 }, f_fixed },
+    { "pointwise.bias2", 2, 1, 0, { 0 }, f_bias2 },
+    { "pointwise.maxsum", 3, 1, 1, { "add at 28:51" }, f_maxsum },
 };
 
 const or_entry *or_lookup(const char *name)

@@ -14,7 +14,8 @@
 #include <stdint.h>
 
 #define OR_MAX_RANK 8 /* must equal the headers' AXON_MAX_RANK */
-#define OR_MAX_IO 5   /* most inputs (or outputs, or temporaries) of a function */
+#define OR_MAX_IO 5   /* most inputs (or outputs) of a function */
+#define OR_MAX_TMP 8  /* most intermediates of a function */
 
 typedef struct or_shape {
     int rank;
@@ -32,14 +33,22 @@ enum {
 };
 
 /* One test function: in[] in parameter order (tuples flattened), out[] and
- * tmp[] (the named intermediates, in the order of tmp_names) filled when the
- * verdict is OR_VALID. */
+ * tmp[] (every intermediate, named or not, in the order of tmp_names) filled
+ * when the verdict is OR_VALID.
+ * The intermediates, in the header's order: for each statement `pat = value;`
+ * the operator applications (calls, + - * /, unary minus) whose value is a
+ * tensor inside value (not value itself, nor a top tuple's items, nor
+ * anything inside a lambda), operands first, left to right; then the
+ * statement's names bound to tensors (not the value returned); then those
+ * inside the body's last expression.  Unnamed ones are called "OP at
+ * LINE:COL": OP the callee, at its name, or add/sub/mul/div/neg, at the
+ * operator (1-based, in the .axon file). */
 typedef int (*or_fn)(const or_shape *in, or_shape *out, or_shape *tmp);
 
 typedef struct or_entry {
     const char *name; /* "file.function" */
     int nin, nout, ntmp;
-    const char *tmp_names[2];
+    const char *tmp_names[OR_MAX_TMP];
     or_fn fn;
 } or_entry;
 
