@@ -800,6 +800,26 @@ static AX_NORETURN void err_negative(Ctx *c, Constraint *k, int64_t v)
     abandon(c);
 }
 
+/* A waiting `d >= 0` the same as one at this level or an enclosing one
+ * (of the same kind: a clause or not, a promise or not) adds nothing: every
+ * 3x3 convolution of a stage at full resolution says `1 <= h`, and each
+ * would otherwise watch h (a list that each new one walks). */
+static int same_nonneg(Ctx *c, Constraint *k, Dim *d)
+{
+    if (k->templ)
+        return 0;
+    if (!c->nonneg) {
+        c->nonneg = ar_alloc(c->arena, sizeof(DimMap));
+        dm_init(c->nonneg, c->arena, 0);
+    }
+    Constraint *o = dm_get(c->nonneg, d);
+    if (o && o != k && !o->done && !o->templ && o->level <= k->level && !o->clause == !k->clause &&
+        o->promise == k->promise && dim_equal(dim_norm(c, o->l), d))
+        return 1;
+    dm_put(c->nonneg, d, k);
+    return 0;
+}
+
 static void examine_nonneg(Ctx *c, Constraint *k)
 {
     Site site = site_of(k->why);
@@ -810,7 +830,7 @@ static void examine_nonneg(Ctx *c, Constraint *k)
         if (v < 0)
             err_negative(c, k, v);
         finish(c, k);
-    } else if (d->ragged || !dim_has_neg(d)) {
+    } else if (d->ragged || !dim_has_neg(d) || same_nonneg(c, k, d)) {
         finish(c, k);
     } else {
         watch_cons(c, k);

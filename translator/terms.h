@@ -317,6 +317,7 @@ typedef struct Ctx {
                            * deep in a walk, e.g. a type nested too deeply) */
     int explain;          /* record BindEdges (for the emitter's messages) */
     void *fits;           /* constraint.c: the live C_FITS by size (a DimMap) */
+    void *nonneg;         /* constraint.c: the waiting C_NONNEG by dimension */
 } Ctx;
 
 #endif

@@ -153,6 +153,16 @@ def gen_warnings(n, w):
         w("f%d = fn (x) { x };\n" % i)
 
 
+def gen_windows(n, w):
+    # a full-resolution stage: N stride-1 3x3 max poolings on symbolic h, w,
+    # each with the window clauses `1 <= h`, `1 <= w` (once waited on per
+    # operator, each watching h: quadratic)
+    w("f = fn (x : f32 [n, 64, h, w]) {\n")
+    for i in range(n):
+        w("  x%d = maxpool2d(%s, [3, 3], [1, 1], [1, 1]);\n" % (i, "x" if i == 0 else "x%d" % (i - 1)))
+    w("  x%d\n};\n" % (n - 1))
+
+
 def gen_transformer(n, w):
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.dirname(here))
@@ -181,6 +191,7 @@ SHAPES = {
     "axes": (gen_axes, 5000, "a tensor of N axes through + and relu"),
     "transformer": (gen_transformer, 1000, "N layers, three weights per layer"),
     "warnings": (gen_warnings, 20000, "N functions that emit warns about (not exported)"),
+    "windows": (gen_windows, 2000, "N stride-1 poolings at full resolution (window clauses on h, w)"),
 }
 
 
