@@ -13,13 +13,14 @@ extern const unsigned long axon_prelude_len;
 
 enum { SIGNATURE_LIMIT = 16 * 1024 * 1024 };
 
-static void compile_init(Compilation *cp, FILE *diag_out, int explain, int werror)
+static void compile_init(Compilation *cp, FILE *diag_out, int explain, int warn)
 {
     memset(cp, 0, sizeof *cp);
     cp->ctx.explain = explain;
     ar_init(&cp->arena);
     diag_init(&cp->diag, diag_out);
-    cp->diag.werror = werror;
+    cp->diag.werror = warn == COMPILE_WERROR;
+    cp->diag.nowarn = warn == COMPILE_NOWARN;
     cp->ctx.arena = &cp->arena;
     cp->ctx.diag = &cp->diag;
 }
@@ -41,9 +42,9 @@ static int compile_source(Compilation *cp, Source *src, FILE *diag_out)
     return cp->diag.errors ? 1 : 0;
 }
 
-static int compile(Compilation *cp, const char *path, FILE *diag_out, int explain, int werror)
+static int compile(Compilation *cp, const char *path, FILE *diag_out, int explain, int warn)
 {
-    compile_init(cp, diag_out, explain, werror);
+    compile_init(cp, diag_out, explain, warn);
     Source *src = src_load(&cp->arena, path);
     if (!src) {
         int e = errno;
@@ -60,20 +61,20 @@ static int compile(Compilation *cp, const char *path, FILE *diag_out, int explai
     return compile_source(cp, src, diag_out);
 }
 
-int compile_file(Compilation *cp, const char *path, FILE *diag_out, int werror)
+int compile_file(Compilation *cp, const char *path, FILE *diag_out, int warn)
 {
-    return compile(cp, path, diag_out, 0, werror);
+    return compile(cp, path, diag_out, 0, warn);
 }
 
-int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int werror)
+int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int warn)
 {
-    return compile(cp, path, diag_out, 1, werror);
+    return compile(cp, path, diag_out, 1, warn);
 }
 
 int compile_text(Compilation *cp, const char *name, const char *text, size_t len, FILE *diag_out,
                  int explain)
 {
-    compile_init(cp, diag_out, explain, 0);
+    compile_init(cp, diag_out, explain, COMPILE_WARN);
     if (len > SRC_MAX_BYTES) {          /* the bound src_load puts on a file */
         fprintf(diag_out, "%s: error: the input is larger than %d MiB\n", name, SRC_MAX_MIB);
         return 1;

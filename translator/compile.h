@@ -20,10 +20,12 @@ typedef struct Compilation {
 
 /* Reads and infers `path`.  Returns 0 on success; on failure the
  * diagnostics have been printed and the return value is the exit status. */
-int compile_file(Compilation *cp, const char *path, FILE *diag_out, int werror);
-/* ... keeping what the emitter needs to explain its checks.  werror:
- * -Werror, a warning is an error. */
-int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int werror);
+/* warn: what warnings do: COMPILE_WARN print them, COMPILE_WERROR (-Werror)
+ * makes them errors, COMPILE_NOWARN (-w) shows none. */
+enum { COMPILE_WARN, COMPILE_WERROR, COMPILE_NOWARN };
+int compile_file(Compilation *cp, const char *path, FILE *diag_out, int warn);
+/* ... keeping what the emitter needs to explain its checks. */
+int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int warn);
 /* The same from a buffer in memory (text[0 .. len), which may contain NUL
  * bytes and need not be NUL-terminated; over SRC_MAX_BYTES is refused, as
  * a file is), named `name` in diagnostics and for the default prefix;

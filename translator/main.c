@@ -25,8 +25,8 @@
 #define MIB_DIGITS(n) #n
 
 static const char usage_text[] =
-    "usage: axonc check FILE.axon [-Werror]\n"
-    "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE] [-Werror]\n"
+    "usage: axonc check FILE.axon [-Werror | -w]\n"
+    "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE] [-Werror | -w]\n"
     "       axonc --help | --version\n";
 
 static const char help_text[] =
@@ -39,6 +39,7 @@ static const char help_text[] =
     "      example: axonc check samples/attention/attention.axon\n"
     "    -Werror           make every warning an error (exit status 1; emit writes\n"
     "                      nothing): for CI and build rules\n"
+    "    -w                show no warning (it wins over -Werror, as gcc's)\n"
     "\n"
     "  axonc emit FILE.axon [options]\n"
     "      Write a self-contained C/CUDA header with a shape function for every\n"
@@ -63,7 +64,7 @@ static const char help_text[] =
     "    -MF DEPFILE       write the depfile to DEPFILE (implies -MD)\n"
     "                      (OUT and the depfile are both replaced, or on an error neither)\n"
     "                      example: axonc emit model.axon -o model.h -MD -MF deps/model.d\n"
-    "    -Werror           as for check\n"
+    "    -Werror, -w       as for check\n"
     "\n"
     "  axonc --help       this text\n"
     "  axonc --version    the version\n"
@@ -83,10 +84,10 @@ static int usage_error(const char *fmt, const char *arg)
 static int cmd_check(int argc, char **argv)
 {
     const char *file = NULL;
-    int werror = 0;
+    int werror = 0, nowarn = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-Werror") == 0) {
-            werror = 1;
+        if (strcmp(argv[i], "-Werror") == 0 || strcmp(argv[i], "-w") == 0) {
+            *(argv[i][1] == 'w' ? &nowarn : &werror) = 1;
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1] != 0)
@@ -98,7 +99,7 @@ static int cmd_check(int argc, char **argv)
     if (!file)
         return usage_error("%s", "check needs a file");
     Compilation cp;
-    int rc = compile_file(&cp, file, stderr, werror);
+    int rc = compile_file(&cp, file, stderr, nowarn ? COMPILE_NOWARN : werror ? COMPILE_WERROR : COMPILE_WARN);
     if (rc == 0) {
         const char *sigs = compile_signatures(&cp);
         rc = !sigs || write_stdout(sigs, strlen(sigs), "the signatures", file) != 0;
@@ -130,7 +131,7 @@ static int write_emitted(Compilation *cp, Buf *text, const char *what, const cha
 static int cmd_emit(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *depfile = NULL;
-    int md = 0, dot = 0, plans = 0, werror = 0;
+    int md = 0, dot = 0, plans = 0, werror = 0, nowarn = 0;
     EmitOptions opt = { NULL, EL_F32, 0 };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -172,6 +173,8 @@ static int cmd_emit(int argc, char **argv)
             md = 1;
         else if (strcmp(a, "-Werror") == 0)
             werror = 1;
+        else if (strcmp(a, "-w") == 0)
+            nowarn = 1;
         else if (a[0] == '-' && a[1] != 0)
             return usage_error("unknown option '%s' for emit", a);
         else if (file)
@@ -184,7 +187,8 @@ static int cmd_emit(int argc, char **argv)
     if (md && !out)
         return usage_error("%s", "-MD and -MF need -o (the depfile names the output)");
     Compilation cp;
-    int rc = compile_file_for_emit(&cp, file, stderr, werror);
+    int rc = compile_file_for_emit(&cp, file, stderr,
+                                   nowarn ? COMPILE_NOWARN : werror ? COMPILE_WERROR : COMPILE_WARN);
     if (rc == 0) {
         Buf text;
         buf_init(&text, &cp.arena);

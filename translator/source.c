@@ -250,9 +250,14 @@ void diag_error(Diag *d, Loc loc, const char *fmt, ...)
     va_end(ap);
 }
 
-/* With -Werror a warning is an error (it counts, and says so). */
+/* With -Werror a warning is an error (it counts, and says so); with -w
+ * it is not shown at all (as gcc's -w, it wins over -Werror). */
 void diag_warning(Diag *d, Loc loc, const char *fmt, ...)
 {
+    if (d->nowarn) {
+        d->in_error = 0;            /* (nor its notes) */
+        return;
+    }
     if (!d->werror)
         d->in_error = 1;
     else if (!count_error(d))

@@ -53,6 +53,7 @@ typedef struct Diag {
     int suppressed;
     int in_error;         /* 1 while the notes of a shown error may follow */
     int werror;           /* -Werror: a warning is an error */
+    int nowarn;           /* -w: no warning is shown (and none is an error) */
 } Diag;
 
 void diag_init(Diag *d, FILE *out);
