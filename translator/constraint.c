@@ -33,8 +33,8 @@ Constraint *cons_new(Ctx *c, CKind kind, const Origin *why)
     k->kind = kind;
     k->why = why;
     k->id = ++c->next_id;
-    if (why && why->clause && kind != C_NONNEG)
-        k->clause = why->clause;    /* (a `<=` clause sets its own, with clause_diff) */
+    if (origin_clause(why) && kind != C_NONNEG)
+        k->clause = origin_clause(why);    /* (a `<=` clause sets its own, with clause_diff) */
     return k;
 }
 

@@ -530,12 +530,12 @@ static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w)
     if (w->op == '=') {
         /* the clause goes with the constraints it makes, and with the
          * counts it equates (whose failures are found when they expand) */
-        o->clause = loc_text(c, w->loc);
+        o->argname = loc_text(c, w->loc);    /* (an OW_TEXT origin: origin_clause) */
         DVar *cv[2] = { dim_is_var(dim_norm(c, l)), dim_is_var(dim_norm(c, r)) };
         for (int i = 0; i < 2; i++)
             if (cv[i] && cv[i]->def && !cv[i]->def->done &&
                 (cv[i]->def->kind == C_ELEMS || cv[i]->def->kind == C_RANK))
-                cv[i]->def->clause = o->clause;
+                cv[i]->def->clause = origin_clause(o);
         unify_dim(c, l, r, o);
     } else {
         Dim *d = dim_sub(c, r, l, o);

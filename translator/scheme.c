@@ -433,10 +433,10 @@ static void inst_constraints(Inst *in, const Scheme *s)
                 here->scheme = o->scheme;
             }
             why = here;
-            if (k->clause && k->kind != C_NONNEG) {    /* an equation's clause: on its origin */
-                Origin *h = ar_alloc(c->arena, sizeof *h);
+            if (k->clause && k->kind != C_NONNEG && here->kind != OW_ARG) {   /* an equation's */
+                Origin *h = ar_alloc(c->arena, sizeof *h);                  /* clause: on its origin */
                 *h = *here;
-                h->clause = k->clause;
+                h->argname = k->clause;     /* (origin_clause) */
                 why = h;
             }
         }

@@ -54,11 +54,19 @@ typedef struct Origin {
     int arg;              /* 1-based argument number, 0 for none */
     const char *what;     /* OW_TEXT: the text; otherwise the name */
     const char *rule;     /* the operator or function the rule belongs to */
-    const char *argname;  /* OW_ARG: the argument when it is a name */
+    const char *argname;  /* OW_ARG: the argument when it is a name; any
+                           * other kind: a `where l = r` clause as written
+                           * that this origin is (its failures quote it),
+                           * through origin_clause() -- one field for the
+                           * two, as origins are many (a pointer each) */
     const struct Scheme *scheme;  /* the rule's signature, for notes */
-    const char *clause;   /* a `where l = r` clause as written, when this is
-                           * one (its failures quote it) */
 } Origin;
+
+/* The `where` clause an origin stands for, or NULL. */
+static inline const char *origin_clause(const Origin *o)
+{
+    return o && o->kind != OW_ARG ? o->argname : NULL;
+}
 
 typedef struct Constraint Constraint;
 typedef struct Watch {

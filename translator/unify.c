@@ -123,8 +123,8 @@ void err_dims(Ctx *c, const Site *site, Dim *e, Dim *a, const char *why_text)
                             : ar_printf(c->arena, "size %s does not match %s", as, es);
     if (!why_text && !consts)
         why_text = "they can never be equal";
-    if (site->why && site->why->clause)
-        base = ar_printf(c->arena, "the clause `where %s` does not hold: %s", site->why->clause, base);
+    if (origin_clause(site->why))
+        base = ar_printf(c->arena, "the clause `where %s` does not hold: %s", origin_clause(site->why), base);
     if (why_text)
         diag_error(c->diag, loc_of(site), "%s: %s (%s)", what_of(c, site), base, why_text);
     else

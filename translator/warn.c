@@ -75,7 +75,7 @@ static void names_forced_equal(Ctx *c, const Item *it, Scope *sc)
         }
         /* the binding of whichever of the two was bound says who joined them */
         const Origin *join = why ? why : why_first;
-        if (join && join->clause)
+        if (origin_clause(join))
             continue;                       /* `where n = m`: said on purpose */
         Loc at = join && in_item(join, it) ? join->loc : n->loc;
         diag_warning(c->diag, at, "'%s' and '%s' are two names for one size: %s makes them equal", first->name,
