@@ -32,15 +32,24 @@ static int in_item(const Origin *o, const Item *it)
            o->loc.end <= it->loc.end;
 }
 
-/* The annotation name of this item that a dimension variable is, if any. */
-static const ScopeName *dim_name(Scope *sc, const DVar *v)
+/* The annotation name of this item that a dimension variable is, if any:
+ * the variables are marked (stamp, mark) by mark_names, in linear time. */
+static void mark_names(Ctx *c, Scope *sc, uint32_t *stamp)
 {
+    *stamp = ++c->stamp;
     for (int i = 0; i < sc->names.n; i++) {
-        const ScopeName *n = sc->names.items[i];
-        if (n->kind == NK_DIM && n->var == v)
-            return n;
+        ScopeName *n = sc->names.items[i];
+        if (n->kind == NK_DIM) {
+            DVar *v = n->var;
+            v->stamp = *stamp;
+            v->mark = n;
+        }
     }
-    return NULL;
+}
+
+static const ScopeName *dim_name(uint32_t stamp, const DVar *v)
+{
+    return v->stamp == stamp ? v->mark : NULL;
 }
 
 /* The variable a name's size is now, and the binding that made it so. */
@@ -52,8 +61,9 @@ static DVar *rep_var(Ctx *c, DVar *v, const Origin **why)
 
 static void names_forced_equal(Ctx *c, const Item *it, Scope *sc)
 {
-    Arena *a = c->arena;
-    PtrVec seen = { 0 };      /* ScopeName*, the first name of each size */
+    /* each size (the variable a name is now) marked with its first name,
+     * so that the names are compared in linear time */
+    uint32_t stamp = ++c->stamp;
     for (int i = 0; i < sc->names.n; i++) {
         const ScopeName *n = sc->names.items[i];
         if (n->kind != NK_DIM)
@@ -62,17 +72,14 @@ static void names_forced_equal(Ctx *c, const Item *it, Scope *sc)
         DVar *r = rep_var(c, n->var, &why);
         if (!r)
             continue;
-        const ScopeName *first = NULL;
-        const Origin *why_first = NULL;
-        for (int j = 0; j < seen.n && !first; j++) {
-            const ScopeName *m = seen.items[j];
-            if (rep_var(c, m->var, &why_first) == r)
-                first = m;
-        }
-        if (!first) {
-            pv_push(a, &seen, (void *)n);
+        if (r->stamp != stamp) {
+            r->stamp = stamp;
+            r->mark = (void *)n;
             continue;
         }
+        const ScopeName *first = r->mark;
+        const Origin *why_first;
+        rep_var(c, first->var, &why_first);
         /* the binding of whichever of the two was bound says who joined them */
         const Origin *join = why ? why : why_first;
         if (origin_clause(join))
@@ -102,6 +109,8 @@ static void surviving_broadcasts(Ctx *c, const Item *it, Scope *sc, const Scheme
 {
     if (writes_broadcast(it))
         return;
+    uint32_t stamp;
+    mark_names(c, sc, &stamp);
     for (int i = 0; i < s->cons.n; i++) {
         Constraint *k = s->cons.items[i];
         if (k->done || k->kind != C_BCAST_DIM || !in_item(k->why, it))
@@ -110,7 +119,7 @@ static void surviving_broadcasts(Ctx *c, const Item *it, Scope *sc, const Scheme
         int nnamed = 0;
         for (int j = 0; j < k->ops.n && nnamed < 2; j++) {
             DVar *v = dim_is_var(dim_norm(c, k->ops.items[j]));
-            const ScopeName *n = v ? dim_name(sc, v) : NULL;
+            const ScopeName *n = v ? dim_name(stamp, v) : NULL;
             if (n && (nnamed == 0 || n->var != named[0]->var))
                 named[nnamed++] = n;
         }
