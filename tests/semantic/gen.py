@@ -1059,13 +1059,22 @@ class FnGen(object):
         k = n if self.chance(0.03) else self.rng.randrange(n)
         return '[%d]' % k, k
 
-    def shape_concat_axis(self, scope, depth):
+    def axis_operand(self, scope, depth):
+        """An operand with leading sizes and an axis argument for it
+        (concat_axis, slice): (x, its items, axis text, axis or None)."""
         x = self.expr(scope, depth - 1)
         it = x[2]
         n = lead_dims(it)
         if n < 1:
             return None
         kt, k = self.axis_arg(n)
+        return x, it, kt, k
+
+    def shape_concat_axis(self, scope, depth):
+        op = self.axis_operand(scope, depth)
+        if op is None:
+            return None
+        x, it, kt, k = op
         if k is None:
             if has_svar(it):
                 return None
@@ -1086,12 +1095,10 @@ class FnGen(object):
                 it[:k] + (('d', ad_op('+', it[k][1], b)),) + it[k + 1:])
 
     def shape_slice(self, scope, depth):
-        x = self.expr(scope, depth - 1)
-        it = x[2]
-        n = lead_dims(it)
-        if n < 1:
+        op = self.axis_operand(scope, depth)
+        if op is None:
             return None
-        kt, k = self.axis_arg(n)
+        x, it, kt, k = op
         if k is not None and k >= len(it):
             return 'slice(%s, %s, [0], [0])' % (x[0], kt), 3, it
         r = self.rng.random()
