@@ -321,16 +321,16 @@ AXON_FN int64_t axon__prod(const int64_t *p, int n, int *bad)
  * others).  Returns nonzero when a count overflows int64. */
 AXON_FN int axon__count(const axon_shape *s, int64_t elem_size, int64_t *elements, int64_t *bytes)
 {
-    int64_t n = 1, b;
-    int bad = 0, empty = 0;
+    int64_t n, b;
+    int bad = 0;
     *elements = *bytes = -1;
-    for (int i = 0; i < s->rank; i++) {
+    for (int i = 0; i < s->rank; i++)
         if (s->dims[i] < 0)
-            return 0;
-        empty |= s->dims[i] == 0;
-        n = axon__mul(n, s->dims[i], &bad);
-    }
-    if (empty) {
+            return 0;               /* (an unknown size wins over a 0 axis) */
+    n = axon__prod(s->dims, s->rank, &bad);
+    if (bad)
+        return 1;
+    if (n == 0) {
         *elements = *bytes = 0;
         return 0;
     }
