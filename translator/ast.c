@@ -5,6 +5,19 @@
 #include <ctype.h>
 #include <string.h>
 
+int dexpr_any(const DExpr *d, int (*pred)(const DExpr *))
+{
+    if (pred(d))
+        return 1;
+    if (d->kind == DX_BIN)
+        return dexpr_any(d->l, pred) || dexpr_any(d->r, pred);
+    if (d->kind == DX_BCAST)
+        for (int i = 0; i < d->args.n; i++)
+            if (dexpr_any(d->args.items[i], pred))
+                return 1;
+    return 0;
+}
+
 DExpr *ast_dim(Arena *a, DExprKind k, Loc loc)
 {
     DExpr *d = ar_alloc(a, sizeof *d);

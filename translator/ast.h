@@ -192,6 +192,10 @@ typedef struct Program {
                             * (room for the local names at once) */
 } Program;
 
+/* Whether pred holds of d or of a dimension inside it (operands, broadcast
+ * arguments; not the shapes of elements(s) and rank(s)). */
+int dexpr_any(const DExpr *d, int (*pred)(const DExpr *));
+
 /* Constructors (ast.c).  Each one computes the node's depth. */
 DExpr *ast_dim(Arena *a, DExprKind k, Loc loc);
 DExpr *ast_dim_bin(Arena *a, char op, DExpr *l, DExpr *r, Loc loc);

@@ -569,12 +569,20 @@ static void examine_bcast_shape(Ctx *c, Constraint *k)
  * elements of a shape with a ragged size (`*`) is ragged. */
 enum { RANK_FIX_MAX = 1 << 16 };   /* rank(p) = k makes k sizes: at most this */
 
-static Dim *count_of_var(Ctx *c, CKind kind, SVar *v, const Origin *why)
+/* Makes new variables at shape variable v's level (if outer): returns
+ * the level to restore. */
+static int at_level_of(Ctx *c, const SVar *v)
 {
-    Constraint *k = cons_new(c, kind, why);
     int saved = c->level;
     if (v->level != GENERIC && v->level < c->level)
         c->level = v->level;
+    return saved;
+}
+
+static Dim *count_of_var(Ctx *c, CKind kind, SVar *v, const Origin *why)
+{
+    Constraint *k = cons_new(c, kind, why);
+    int saved = at_level_of(c, v);
     k->dres = dvar_new(c, NULL);
     k->dres->def = k;
     k->sl = shape_of_var(c, v, why);
@@ -619,9 +627,7 @@ static void fix_rank(Ctx *c, Constraint *k, SVar *v, int64_t r, const Site *site
     if (r > RANK_FIX_MAX)
         type_error(c, k->why->loc, "%s: rank(%s) would be %lld, more axes than axonc supports (%d)",
                    origin_text(c, k->why), sv, (long long)r, RANK_FIX_MAX);
-    int saved = c->level;
-    if (v->level != GENERIC && v->level < c->level)
-        c->level = v->level;
+    int saved = at_level_of(c, v);
     Shape *fresh = shape_new(c, (uint32_t)r, k->why);
     for (uint32_t i = 0; i < (uint32_t)r; i++)
         fresh->s[i].dim = dim_of_var(c, dvar_new(c, NULL), k->why);
@@ -648,6 +654,18 @@ static AX_NORETURN void err_count(Ctx *c, Constraint *k, Shape *s, int64_t have,
     abandon(c);
 }
 
+/* k is done, and its value is val: a definition's variable is replaced by
+ * it (not the other way round, as unifying two variables might: the
+ * value's own counts survive); a bound result is an equation. */
+static void count_is(Ctx *c, Constraint *k, Dim *val, const Site *site)
+{
+    finish(c, k);
+    if (!k->dres->link && !dim_mentions(dim_norm(c, val), k->dres))
+        bind_dvar(c, k->dres, val, k->why);
+    else
+        u_dim(c, dim_of_var(c, k->dres, k->why), val, site);
+}
+
 static void examine_count(Ctx *c, Constraint *k)
 {
     Site site = site_of(k->why);
@@ -668,12 +686,7 @@ static void examine_count(Ctx *c, Constraint *k)
                 continue;
             Shape *os = shape_norm(c, o->sl);
             if (os->n == 1 && os->s[0].var == v) {
-                finish(c, k);
-                Dim *od = dim_norm(c, dim_of_var(c, o->dres, o->why));
-                if (!k->dres->link && !dim_mentions(od, k->dres))   /* k's variable now stands for o's */
-                    bind_dvar(c, k->dres, od, k->why);
-                else
-                    u_dim(c, dim_of_var(c, o->dres, o->why), dim_of_var(c, k->dres, k->why), &site);
+                count_is(c, k, dim_of_var(c, o->dres, o->why), &site);
                 return;
             }
         }
@@ -689,13 +702,7 @@ static void examine_count(Ctx *c, Constraint *k)
     if (k->dres->link && dim_is_const(dim_norm(c, val), &have) &&
         dim_is_const(dim_norm(c, dim_of_var(c, k->dres, k->why)), &want) && have != want)
         err_count(c, k, s, have, want);
-    finish(c, k);
-    /* A definition is replaced by its value (not the other way round, as
-     * unifying two variables might: the value's own counts survive). */
-    if (!k->dres->link && !dim_mentions(dim_norm(c, val), k->dres))
-        bind_dvar(c, k->dres, val, k->why);
-    else
-        u_dim(c, dim_of_var(c, k->dres, k->why), val, &site);
+    count_is(c, k, val, &site);
 }
 
 /* ---- the other constraints ----------------------------------------- */
@@ -713,23 +720,37 @@ void record_dyn(Ctx *c, DVar *v, Dim *val, const Origin *why)
  * variables, so they would be generalised or settled alike).  A trivial
  * size (a constant, whose arithmetic is checked as it is made, or a lone
  * size) needs none. */
+/* The map (made on first use) of live constraints of one kind by their
+ * dimension: c->fits, c->nonneg. */
+static DimMap *by_dim(Ctx *c, void **slot)
+{
+    if (!*slot) {
+        *slot = ar_alloc(c->arena, sizeof(DimMap));
+        dm_init(*slot, c->arena, 0);
+    }
+    return *slot;
+}
+
+/* Whether o, kept for a dimension, still says it for a constraint made at
+ * `level`: live, not a scheme's template, at this level or an enclosing one
+ * (the two share their variables, so they are generalised or settled alike). */
+static int covers(const Constraint *o, int level)
+{
+    return o && !o->done && !o->templ && o->level <= level;
+}
+
 int fits_needed(Ctx *c, Dim *d)
 {
     d = dim_norm(c, d);
     int64_t v;
     if (c->overflow || d->ragged || dim_is_const(d, &v) || dim_is_var(d))
         return 0;
-    Constraint *k = c->fits ? dm_get(c->fits, d) : NULL;
-    return !(k && !k->done && !k->templ && k->level <= c->level);
+    return !covers(dm_get(by_dim(c, &c->fits), d), c->level);
 }
 
 void fits_note(Ctx *c, Constraint *k)
 {
-    if (!c->fits) {
-        c->fits = ar_alloc(c->arena, sizeof(DimMap));
-        dm_init(c->fits, c->arena, 0);
-    }
-    dm_put(c->fits, dim_norm(c, k->l), k);
+    dm_put(by_dim(c, &c->fits), dim_norm(c, k->l), k);
 }
 
 void require_fits(Ctx *c, Dim *d, const Origin *why)
@@ -808,15 +829,12 @@ static int same_nonneg(Ctx *c, Constraint *k, Dim *d)
 {
     if (k->templ)
         return 0;
-    if (!c->nonneg) {
-        c->nonneg = ar_alloc(c->arena, sizeof(DimMap));
-        dm_init(c->nonneg, c->arena, 0);
-    }
-    Constraint *o = dm_get(c->nonneg, d);
-    if (o && o != k && !o->done && !o->templ && o->level <= k->level && !o->clause == !k->clause &&
-        o->promise == k->promise && dim_equal(dim_norm(c, o->l), d))
+    DimMap *m = by_dim(c, &c->nonneg);
+    Constraint *o = dm_get(m, d);
+    if (o != k && covers(o, k->level) && !o->clause == !k->clause && o->promise == k->promise &&
+        dim_equal(dim_norm(c, o->l), d))
         return 1;
-    dm_put(c->nonneg, d, k);
+    dm_put(m, d, k);
     return 0;
 }
 

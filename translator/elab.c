@@ -101,15 +101,9 @@ static void *lookup(Elab *e, const char *name, NameKind kind, Loc loc)
     return var;
 }
 
-static int has_minus(const DExpr *d)
+static int is_minus(const DExpr *d)
 {
-    if (d->kind == DX_BIN)
-        return d->op == '-' || has_minus(d->l) || has_minus(d->r);
-    if (d->kind == DX_BCAST)
-        for (int i = 0; i < d->args.n; i++)
-            if (has_minus(d->args.items[i]))
-                return 1;
-    return 0;
+    return d->kind == DX_BIN && d->op == '-';
 }
 
 static void check_broadcast_name(Elab *e, const char *name, Loc loc)
@@ -169,6 +163,7 @@ static Dim *elab_dim(Elab *e, DExpr *d)
     }
     case DX_BCAST: {
         check_broadcast_name(e, d->name, d->loc);
+        e->sc->wrote_bcast = 1;
         PtrVec ops = { 0 };
         for (int i = 0; i < d->args.n; i++)
             pv_push(c->arena, &ops, elab_dim(e, d->args.items[i]));
@@ -196,7 +191,7 @@ static Shape *elab_dims(Elab *e, SAtom *a, const Origin *o)
     for (int k = 0; k < a->dims.n; k++) {
         DExpr *dx = a->dims.items[k];
         r->s[k].dim = elab_dim(e, dx);
-        if (has_minus(dx))
+        if (dexpr_any(dx, is_minus))
             require_nonneg(e->c, r->s[k].dim, at(e, dx->loc));
     }
     return r;
@@ -221,6 +216,7 @@ static Shape *elab_shape(Elab *e, SExpr *s)
             break;
         case SA_BCAST: {
             check_broadcast_name(e, a->name, a->loc);
+            e->sc->wrote_bcast = 1;
             PtrVec ops = { 0 };
             for (int k = 0; k < a->shapes.n; k++)
                 pv_push(c->arena, &ops, elab_shape(e, a->shapes.items[k]));

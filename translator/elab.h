@@ -26,6 +26,7 @@ typedef struct Scope {
     int level;             /* variables are made at the item's level */
     struct Symtab *index;  /* name -> ScopeName*, once there are many */
     PtrVec dyns;           /* DVar*: the `?`s its annotations made */
+    int wrote_bcast;       /* an annotation writes broadcast(...) (warn.c) */
 } Scope;
 
 /* kind, what: how notes describe the annotation (origin_text), e.g.

@@ -1643,21 +1643,21 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         PTensor *t = plan.outputs.items[i];
         t->desc = ar_printf(a, "output %d", i + 1);
     }
-    PtrVec named = { 0 };   /* every intermediate, named or not, in the order computed */
+    PtrVec inter = { 0 };   /* every intermediate, named or not, in the order computed */
     if (fn) {
         for (int i = 0; i < fn->stmts.n; i++) {
             Stmt *st = fn->stmts.items[i];
-            collect_unnamed(w, st->value, &named);
-            collect_temps(w, st->pat, st->pat->type, &named);
+            collect_unnamed(w, st->value, &inter);
+            collect_temps(w, st->pat, st->pat->type, &inter);
         }
-        collect_unnamed(w, fn->body, &named);
+        collect_unnamed(w, fn->body, &inter);
     }
-    ntensors = (long)plan.inputs.n + plan.outputs.n + named.n;
+    ntensors = (long)plan.inputs.n + plan.outputs.n + inter.n;
     if (ntensors > EMIT_MAX_TENSORS)
         return not_exported(w, at, ar_printf(a, "it has %ld input, output and intermediate tensors (more than %d)",
                                              ntensors, EMIT_MAX_TENSORS));
     /* Element types. */
-    PtrVec *lists[3] = { &plan.inputs, &plan.outputs, &named };
+    PtrVec *lists[3] = { &plan.inputs, &plan.outputs, &inter };
     int elem_vars = 0;
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < lists[l]->n; i++)
@@ -1695,8 +1695,8 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         int next = 0;
         returned_names(fn->body, &last, &next, alias, plan.outputs.n);
     }
-    for (int i = 0; i < named.n; i++) {
-        PTensor *t = named.items[i];
+    for (int i = 0; i < inter.n; i++) {
+        PTensor *t = inter.items[i];
         PTensor *is_out = NULL;
         for (int k = 0; k < plan.outputs.n && !is_out; k++)
             if (t->pat && alias[k] == t->pat)
@@ -1786,33 +1786,31 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
      * (`where n <= 512`), the largest count of each, for static arrays. */
     Bounds *bd = bounds_of(w->c, b->scheme);
     int bounded = 1;
-    for (int l = 0; l < 3 && bounded; l++) {
+    int64_t *maxima[3];         /* each tensor's, found once */
+    for (int l = 0; l < 3; l++) {
         PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
-        for (int i = 0; i < list->n && bounded; i++) {
-            int64_t mx;
-            bounded = bounds_max_elements(bd, ((PTensor *)list->items[i])->type->u.ten.shape, &mx);
-        }
+        maxima[l] = ar_alloc(a, sizeof(int64_t) * (size_t)(list->n ? list->n : 1));
+        for (int i = 0; i < list->n && bounded; i++)
+            bounded = bounds_max_elements(bd, ((PTensor *)list->items[i])->type->u.ten.shape, &maxima[l][i]);
     }
     for (int l = 0; l < 3; l++) {
         PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
         for (int i = 0; i < list->n; i++) {
+            PTensor *t = list->items[i];
             const char *base = l == 0 ? ar_printf(a, "IN_%s", emit_c_name(a, in_names.items[i]))
                              : l == 1 ? ar_printf(a, "OUT_%d", i)
-                                      : ar_printf(a, "TMP_%s", ((PTensor *)list->items[i])->cname
-                                                                   ? ((PTensor *)list->items[i])->cname
-                                                                   : emit_c_name(a, ((PTensor *)list->items[i])->desc));
+                                      : ar_printf(a, "TMP_%s", t->cname ? t->cname : emit_c_name(a, t->desc));
             const char *m = base;
             for (int k = 2; st_get(&used, m); k++)
                 m = ar_printf(a, "%s_%d", base, k);
             st_put(&used, m, (void *)m);
             buf_printf(&fc->indices, "#define %s_%s %d\n", cname, m, i);
             int64_t elems, bytes;
-            if (constant_counts(w, list->items[i], &elems, &bytes))
+            if (constant_counts(w, t, &elems, &bytes))
                 buf_printf(&fc->indices, "#define %s_%s_ELEMENTS %lld\n#define %s_%s_BYTES %lld\n", cname, m,
                            (long long)elems, cname, m, (long long)bytes);
-            PTensor *t = list->items[i];
-            int64_t mx, size = elem_size(elem_of(w, t));
-            if (bounded && bounds_max_elements(bd, t->type->u.ten.shape, &mx) && (mx == 0 || mx <= INT64_MAX / size))
+            int64_t mx = maxima[l][i], size = elem_size(elem_of(w, t));
+            if (bounded && (mx == 0 || mx <= INT64_MAX / size))
                 buf_printf(&fc->indices, "#define %s_%s_MAX_ELEMENTS %lld\n#define %s_%s_MAX_BYTES %lld\n", cname,
                            m, (long long)mx, cname, m, (long long)(mx * size));
         }

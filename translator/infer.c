@@ -318,7 +318,7 @@ static const Scheme *spec_scheme(Inf *in, const char *op, Expr *spec)
         type_error(c, spec->loc, "internal error: the spec's signature '%s' does not parse", sig);
     Item *it = p->items.items[0];
     enter_level(c);
-    Scope sc = { { 0 }, c->level, NULL, { 0 } };
+    Scope sc = { { 0 }, c->level, NULL, { 0 }, 0 };
     Type *t = elab_type(c, &sc, it->type, OW_SIG, op);
     leave_level(c);
     s = generalize(c, t);
@@ -499,19 +499,10 @@ static const char *loc_text(Ctx *c, Loc l)
     return ar_strndup(c->arena, l.src->text + l.start, l.end - l.start);
 }
 
-/* Whether a dimension expression mentions `?` (in a clause: the
- * signature's own). */
-static int dexpr_has_dyn(const DExpr *d)
+/* `?` (in a clause: the signature's own) */
+static int is_dyn(const DExpr *d)
 {
-    if (d->kind == DX_DYN)
-        return 1;
-    if (d->kind == DX_BIN)
-        return dexpr_has_dyn(d->l) || dexpr_has_dyn(d->r);
-    if (d->kind == DX_BCAST)
-        for (int i = 0; i < d->args.n; i++)
-            if (dexpr_has_dyn(d->args.items[i]))
-                return 1;
-    return 0;
+    return d->kind == DX_DYN;
 }
 
 /* A clause of a declaration's or a function's `where` (spec section 5b):
@@ -545,7 +536,7 @@ static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w)
         }
         Constraint *k = cons_new(c, C_NONNEG, o);
         k->l = d;
-        k->promise = dexpr_has_dyn(w->l) || dexpr_has_dyn(w->r);
+        k->promise = dexpr_any(w->l, is_dyn) || dexpr_any(w->r, is_dyn);
         k->clause = loc_text(c, w->loc);
         const char *lt = loc_text(c, w->l->loc);
         int paren = strpbrk(lt, "+-") != NULL;
@@ -822,7 +813,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
         c->abort = saved;
         return;
     }
-    Scope sc = { { 0 }, 1, NULL, { 0 } };
+    Scope sc = { { 0 }, 1, NULL, { 0 }, 0 };
     c->arith.n = 0;
     in->scope = &sc;
     in->current = it;

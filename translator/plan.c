@@ -862,7 +862,6 @@ static int try_count(Pl *pl, Constraint *k)
             return 0;
         PRun *r = ar_alloc(c->arena, sizeof *r);
         r->name = var_name(pl, &v->stamp, &v->mark, v->id);
-        r->len_only = 1;
         r->from = ar_printf(c->arena, "rank(%s)", r->name);
         set_run(pl, v, r);
         PStep *st = step(pl, PS_RUN_LEN, k->why);

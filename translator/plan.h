@@ -48,13 +48,12 @@ typedef struct PPos {       /* an axis: k plus the lengths of some runs */
 
 typedef struct PRun {       /* what the plan knows of a shape variable */
     const char *name;       /* locals s_NAME_p (first size), s_NAME_n (count) */
-    PSrc *src;              /* a run of this concrete shape */
+    PSrc *src;              /* a run of this concrete shape; NULL while only
+                             * its length is known (rank(p) = k, k known: the
+                             * local s_NAME_n), until a match places it */
     PPos off;               /* from this axis */
     PPos rest;              /* its length: src's rank minus these axes */
     const char *from;       /* for messages: "argument 1 (x)" */
-    int len_only;           /* its length is known (rank(p) = k, k known:
-                             * the local s_NAME_n) before a match places it
-                             * (src NULL until then) */
 } PRun;
 
 typedef struct PVar {       /* what the plan knows of a dimension variable */

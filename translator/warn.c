@@ -17,7 +17,6 @@
  */
 #include "warn.h"
 
-#include <string.h>
 
 #include "dim.h"
 #include "print.h"
@@ -94,20 +93,9 @@ static void names_forced_equal(Ctx *c, const Item *it, Scope *sc)
     }
 }
 
-/* Whether the item writes broadcast(...) in an annotation: then it means one. */
-static int writes_broadcast(const Item *it)
-{
-    const char *t = it->loc.src->text + it->loc.start;
-    size_t n = it->loc.end - it->loc.start;
-    for (size_t i = 0; i + 10 <= n; i++)
-        if (memcmp(t + i, "broadcast(", 10) == 0)
-            return 1;
-    return 0;
-}
-
 static void surviving_broadcasts(Ctx *c, const Item *it, Scope *sc, const Scheme *s)
 {
-    if (writes_broadcast(it))
+    if (sc->wrote_bcast)        /* broadcast(...) in an annotation: one is meant */
         return;
     uint32_t stamp;
     mark_names(c, sc, &stamp);
