@@ -253,6 +253,81 @@ static DVar *stand_in(Plan *p, PVal *v)
     return v->stand_in;
 }
 
+/* d with the variable v replaced by e (free of v), expanded; NULL where v
+ * is inside a floor division or raised past SUBST_MAX_POW (the expansion
+ * would grow), or on overflow. */
+enum { SUBST_MAX_POW = 8 };
+static Dim *subst_var(Ctx *c, Dim *d, DVar *v, Dim *e)
+{
+    int saved = c->overflow;
+    c->overflow = 0;
+    Dim *sum = dim_const(c, 0, NULL);
+    for (uint32_t i = 0; i < d->nt && sum; i++) {
+        const Mono *t = &d->t[i];
+        Factor *q = ar_alloc(c->arena, sizeof(Factor) * (t->nf + 1));
+        uint32_t nq = 0, pow = 0;
+        for (uint32_t j = 0; j < t->nf; j++) {
+            const Factor *f = &t->f[j];
+            if (f->var == v)
+                pow = f->pow;
+            else if (!f->var && (dim_mentions(f->div->num, v) || dim_mentions(f->div->den, v)))
+                pow = SUBST_MAX_POW + 1;
+            else
+                q[nq++] = *f;
+        }
+        if (pow > SUBST_MAX_POW) {
+            sum = NULL;
+            break;
+        }
+        Mono *rest = ar_alloc(c->arena, sizeof *rest);
+        *rest = (Mono){ t->coef, nq, q };
+        Dim *term = dim_canon(c, rest, 1, NULL);
+        for (uint32_t k = 0; k < pow && !c->overflow; k++)
+            term = dim_mul(c, term, e, NULL);
+        sum = dim_add(c, sum, term, NULL);
+    }
+    if (c->overflow)
+        sum = NULL;
+    c->overflow = saved;
+    return sum;
+}
+
+/* d with a known sum (an input axis `m + n`) standing in for one of its
+ * variables: K = c * v + R with c = 1 or -1 makes v = c * (K - R), so
+ * `(m + n)^2` is K^2.  NULL where no such substitution leaves only known
+ * variables. */
+static Dim *known_sum_subst(Plan *p, Dim *d, int sure)
+{
+    Ctx *c = p->c;
+    const DimMap *m = &p->known;
+    for (size_t s = 0; s < m->cap; s++) {
+        Dim *k = m->slot[s].key;
+        PVal *pv = m->slot[s].val;
+        if (!k || pv->since > p->at || k->ragged || k->nt < 2)
+            continue;
+        for (uint32_t i = 0; i < k->nt; i++) {
+            const Mono *t = &k->t[i];
+            if (t->nf != 1 || !t->f[0].var || t->f[0].pow != 1 || (t->coef != 1 && t->coef != -1))
+                continue;
+            DVar *v = t->f[0].var;
+            if (plan_var(v) || !dim_mentions(d, v))
+                continue;
+            Mono *one = ar_alloc(c->arena, sizeof *one);
+            *one = *t;
+            Dim *r = dim_sub(c, k, dim_canon(c, one, 1, NULL), NULL);  /* R */
+            if (dim_mentions(r, v))
+                continue;
+            Dim *e = dim_sub(c, dim_of_var(c, stand_in(p, pv), NULL), r, NULL);
+            if (t->coef == -1)
+                e = dim_scale(c, e, -1, NULL);
+            Dim *out = subst_var(c, d, v, e);
+            if (out && known_plain(p, out, 0) && !(sure && plan_unknown_vars(p, out)))
+                return out;
+        }
+    }
+    return NULL;
+}
+
 Dim *plan_known_subst(Plan *p, Dim *d, int sure)
 {
     Ctx *c = p->c;
@@ -296,7 +371,7 @@ Dim *plan_known_subst(Plan *p, Dim *d, int sure)
         if (known_plain(p, cur, 0) && !(sure && plan_unknown_vars(p, cur)))
             return cur;
     }
-    return NULL;
+    return known_sum_subst(p, cur, sure);
 }
 
 static int known_raw(Plan *p, Dim *d, int raw)

@@ -134,5 +134,23 @@ int main(void)
     OK(red);
     EXPECT_SHAPE(out[0], SHAPE(3));
     EXPECT_SHAPE(out[1], SHAPE(4, 3));
+
+    /* 9. (m + n)^2 with only m + n an input axis: computed, its overflow an
+     *    error (was: AXON_DIM_UNKNOWN, and an overflow let through) */
+    in[0] = SHAPE(14);
+    OK(sumsq);
+    EXPECT_SHAPE(out[0], SHAPE(196));
+    in[0] = SHAPE(INT64_C(1) << 32);
+    BAD(sumsq, AXON_ERR_OVERFLOW);
+    {
+        soundness_sumsqtmp_plan plan;
+        in[0] = SHAPE(14);
+        in[1] = SCALAR;
+        EXPECT_INT(soundness_sumsqtmp_prepare(in, &plan, &err), AXON_OK);
+        EXPECT_SHAPE(plan.tmp[soundness_sumsqtmp_TMP_v], SHAPE(196));
+        EXPECT_INT(plan.tmp_bytes[soundness_sumsqtmp_TMP_v], 784);
+        in[0] = SHAPE(INT64_C(1) << 62);
+        EXPECT_INT(soundness_sumsqtmp_prepare(in, &plan, &err), AXON_ERR_OVERFLOW);
+    }
     return expect_summary();
 }
