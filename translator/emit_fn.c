@@ -1127,8 +1127,10 @@ static void write_step(W *w, PStep *st)
 
 /* Writes t's shape into the axon_shape `dst`.  The fixed-rank prefix (before
  * any shape variable) is stored directly: the header's #if guarantees
- * AXON_MAX_RANK is large enough for it. */
-static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int warn_unknown)
+ * AXON_MAX_RANK is large enough for it.  The axes whose size the inputs
+ * do not determine (a data-dependent `?`) go to *open: each one's index in
+ * dst (a C expression), its size and its place in the pattern. */
+static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, PtrVec *open)
 {
     Arena *a = w->c->arena;
     Shape *s = shape_norm(w->c, t->type->u.ten.shape);
@@ -1138,6 +1140,8 @@ static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int 
         prefix++;
     if ((int)prefix > *max_static)
         *max_static = (int)prefix;
+    const char *runs = "";      /* the lengths of the runs so far: " + s_a_n" */
+    uint32_t sizes = 0;         /* the sizes so far */
     for (uint32_t i = 0; i < s->n; i++) {
         const char *v = NULL;
         if (s->s[i].dim) {
@@ -1145,12 +1149,11 @@ static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int 
             v = dim_value(w, d, why, ar_printf(a, "a size of %s", t->desc));
             if (!v) {
                 v = "AXON_DIM_UNKNOWN";
-                if (warn_unknown)
-                    diag_warning(w->c->diag, why ? why->loc : (Loc){ 0, 0, 0 },
-                                 "'%s': %s axis %u (%s) is not determined by the input shapes; it is "
-                                 "AXON_DIM_UNKNOWN at run time",
-                                 w->p->fname, t->desc, i, dim_text(w, d, 0));
+                pv_push(a, open, (void *)(sizes || !*runs ? ar_printf(a, "%u%s", sizes, runs) : runs + 3));
+                pv_push(a, open, d);
+                pv_push(a, open, (void *)(uintptr_t)i);
             }
+            sizes++;
         }
         if (i < prefix) {
             line(w, "%s.dims[%u] = %s;", dst, i, v);
@@ -1164,6 +1167,7 @@ static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int 
             SVar *r = s->s[i].var;
             fail_if(w, ar_printf(a, "axon__append(&%s, %s, %s)", dst, run_p(w, r), run_n(w, r)), "AXON_ERR_RANK", why,
                     ar_printf(a, "%s would have more than AXON_MAX_RANK axes", t->desc), NULL, NULL, NULL, NULL);
+            runs = ar_printf(a, "%s + %s", runs, run_n(w, r));
         } else {
             fail_if(w, ar_printf(a, "axon__push(&%s, %s)", dst, v), "AXON_ERR_RANK", why,
                     ar_printf(a, "%s would have more than AXON_MAX_RANK axes", t->desc), NULL, NULL, NULL, NULL);
@@ -1173,8 +1177,70 @@ static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, int 
         line(w, "%s.rank = 0;", dst);
 }
 
-/* An intermediate's rank is checked whether or not its shape is asked
- * for (tmp NULL): shape() and prepare() accept the same inputs. */
+/* The value of a bound (bounds.c) made of known sizes, for the largest
+ * shape: 0 where it is negative (the clause cannot hold: nothing fits),
+ * AXON_DIM_UNKNOWN where it overflows or a size of it is unknown.  Nothing
+ * fails: a bound past int64 is only no bound.  NULL if not computable. */
+static const char *bound_value(W *w, Dim *u)
+{
+    const char *cond = unknown_cond(w, u, NULL);
+    int saved = w->no_cache, arith = 0;
+    w->no_cache = 1;
+    const char *e = dim_c(w, u, 0, &arith);
+    w->no_cache = saved;
+    if (!e)
+        return NULL;
+    if (!arith && !cond && !dim_has_neg(u))
+        return e;
+    const char *v = plan_local(w->p, "m");
+    line(w, "int64_t %s = %s;", v, e);
+    if (dim_has_neg(u))
+        line(w, "if (%s < 0)", v), line(w, "    %s = 0;", v);
+    if (arith || cond) {
+        line(w, "if (%s%s%s) {", arith ? "bad" : "", arith && cond ? " || " : "", cond ? cond : "");
+        line(w, "    %s = AXON_DIM_UNKNOWN;", v);
+        if (arith)
+            line(w, "    bad = 0;");
+        line(w, "}");
+    }
+    return v;
+}
+
+/* Writes into mdst the largest shape of t (in dst): each size the inputs
+ * do not determine (open, from emit_result) at the bound its `where`
+ * clauses give (`nonzero`'s `? <= n`), else AXON_DIM_UNKNOWN, with a
+ * warning when asked.  Notes the bounds for the comment above the
+ * function. */
+static void emit_max(W *w, PTensor *t, const char *dst, const char *mdst, PtrVec *open, Bounds *rb, int warn)
+{
+    Arena *a = w->c->arena;
+    const Origin *why = t->type->origin;
+    line(w, "%s = %s;", mdst, dst);
+    for (int i = 0; i + 2 < open->n; i += 3) {
+        const char *idx = open->items[i];
+        Dim *d = open->items[i + 1];
+        unsigned axis = (unsigned)(uintptr_t)open->items[i + 2];
+        Dim *u = bounds_upper(rb, d);
+        const char *v = u ? bound_value(w, u) : NULL;
+        if (v)
+            t->bound = ar_printf(a, "%s%saxis %u at most %s", t->bound ? t->bound : "", t->bound ? ", " : "", axis,
+                                 dim_text(w, u, 0));
+        else if (warn)
+            diag_warning(w->c->diag, why ? why->loc : (Loc){ 0, 0, 0 },
+                         "'%s': %s axis %u (%s) is not determined by the input shapes, and no `where` clause "
+                         "bounds it: it is AXON_DIM_UNKNOWN at run time, and so is its largest size",
+                         w->p->fname, t->desc, axis, dim_text(w, d, 0));
+        line(w, "%s.dims[%s] = %s;", mdst, idx, v ? v : "AXON_DIM_UNKNOWN");
+    }
+}
+
+/* Whether the known predicate of the run-time bounds (bounds.h): what the
+ * plan computes. */
+static int plan_knows(void *p, Dim *d)
+{
+    return plan_dim_known(p, d);
+}
+
 static void check_temp_rank(W *w, PTensor *t)
 {
     Arena *a = w->c->arena;
@@ -1678,12 +1744,26 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
 
     /* Outputs, then intermediates when asked. */
     int max_static = 0;
+    PtrVec **open = ar_alloc(a, sizeof(PtrVec *) * (size_t)(plan.outputs.n + 1));
     for (int i = 0; i < plan.outputs.n; i++) {
         PTensor *t = plan.outputs.items[i];
         if (!rank_known(w, t))
             return not_exported(w, at, ar_printf(a, "the rank of %s (%s) is not determined by the input shapes",
                                                  t->desc, shape_text(w, t->type->u.ten.shape)));
-        emit_result(w, t, ar_printf(a, "out[%d]", i), &max_static, 1);
+        open[i] = ar_alloc(a, sizeof(PtrVec));
+        emit_result(w, t, ar_printf(a, "out[%d]", i), &max_static, open[i]);
+    }
+    /* The largest shapes (spec section 5b: the bound of a data-dependent
+     * `?`), from what the plan knows. */
+    Bounds *rb = bounds_of(w->c, b->scheme, plan_knows, &plan);
+    if (plan.outputs.n) {
+        line(w, "if (out_max) {");
+        w->indent++;
+        for (int i = 0; i < plan.outputs.n; i++)
+            emit_max(w, plan.outputs.items[i], ar_printf(a, "out[%d]", i), ar_printf(a, "out_max[%d]", i), open[i],
+                     rb, 1);
+        w->indent--;
+        line(w, "}");
     }
     PtrVec aliases = { 0 };
     const void **alias = ar_alloc(a, sizeof(void *) * (size_t)(plan.outputs.n + 1));
@@ -1714,11 +1794,19 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         w->block.memo = &w->memo;
         line(w, "if (tmp) {");
         w->indent++;
+        PtrVec *topen = ar_alloc(a, sizeof(PtrVec) * (size_t)plan.temps.n);
         for (int i = 0; i < plan.temps.n; i++) {
             PTensor *t = plan.temps.items[i];
-            emit_result(w, t, ar_printf(a, "tmp[%d]", i), &max_static, 0);
+            emit_result(w, t, ar_printf(a, "tmp[%d]", i), &max_static, &topen[i]);
             buf_printf(&fc->temp_names, "    case %d: return \"%s\";\n", i, t->desc);
         }
+        line(w, "if (tmp_max) {");
+        w->indent++;
+        for (int i = 0; i < plan.temps.n; i++)
+            emit_max(w, plan.temps.items[i], ar_printf(a, "tmp[%d]", i), ar_printf(a, "tmp_max[%d]", i), &topen[i],
+                     rb, 0);
+        w->indent--;
+        line(w, "}");
         w->indent--;
         line(w, "}");
         w->in_block = 0;
@@ -1732,7 +1820,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     PtrVec *with_temps[3] = { &plan.inputs, &plan.outputs, &plan.temps };
     write_dims(w, fc, with_temps);
     drop_unused(w);
-    line(w, "(void)in; (void)out; (void)tmp; (void)dims; (void)err;");
+    line(w, "(void)in; (void)out; (void)tmp; (void)dims; (void)out_max; (void)tmp_max; (void)err;");
     /* The overflow flag of the checked arithmetic, where there is any. */
     if (strstr(buf_str(&fc->body), "&bad")) {
         Buf whole;
@@ -1757,6 +1845,8 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
                     "AXON_ERR_OVERFLOW", t->type->origin,
                     ar_printf(a, "%s has more elements (or bytes) than int64 can count", t->desc), NULL, NULL, NULL,
                     NULL);
+            line(w, "(void)axon__count(&plan->%s_max[%d], %d, &plan->%s_max_elements[%d], &plan->%s_max_bytes[%d]);",
+                 arr, i, elem_size(elem_of(w, t)), arr, i, arr, i);
         }
 
     /* The comment above the function. */
@@ -1766,8 +1856,9 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < with_temps[l]->n; i++) {
             PTensor *t = with_temps[l]->items[i];
-            buf_printf(&doc, " *   %s[%d]: %s, %s %s\n", list_names[l], i, t->desc, elem_name(elem_of(w, t)),
-                       shape_text(w, t->type->u.ten.shape));
+            buf_printf(&doc, " *   %s[%d]: %s, %s %s%s%s%s\n", list_names[l], i, t->desc, elem_name(elem_of(w, t)),
+                       shape_text(w, t->type->u.ten.shape), t->bound ? " (" : "", t->bound ? t->bound : "",
+                       t->bound ? ")" : "");
         }
     for (int i = 0; i < aliases.n; i++)
         buf_printf(&doc, " *   (%s: not an intermediate)\n", (const char *)aliases.items[i]);
@@ -1784,7 +1875,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     st_init(&used, a);
     /* Maxima (spec section 8b): when every size of every tensor is bounded
      * (`where n <= 512`), the largest count of each, for static arrays. */
-    Bounds *bd = bounds_of(w->c, b->scheme);
+    Bounds *bd = bounds_of(w->c, b->scheme, NULL, NULL);
     int bounded = 1;
     int64_t *maxima[3];         /* each tensor's, found once */
     for (int l = 0; l < 3; l++) {

@@ -30,6 +30,8 @@ typedef struct PTensor {    /* an input, output or intermediate tensor */
     const void *pat;        /* an intermediate: the pattern that names it */
     const char *cname;      /* an unnamed intermediate: its index constant's
                              * name ("matmul_4_12" for "matmul at 4:12") */
+    const char *bound;      /* the bounds of its data-dependent sizes, as
+                             * the header's comment gives them */
 } PTensor;
 
 typedef struct PSrc {       /* a concrete shape at run time */
@@ -173,8 +175,10 @@ const PVal *plan_known(Plan *p, Dim *d);    /* NULL if d is not one */
 const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure);
 /* d with a known product of sizes (an input axis `k * m`) replaced by a
  * variable standing for its value (PVar.val), as often as it divides each
- * term (`k^2 * m^2` is its square), where that leaves only known variables
- * (sure: none that may be AXON_DIM_UNKNOWN); NULL where none does. */
+ * term (`k^2 * m^2` is its square), or a known sum standing in for one of
+ * its variables (`(m + n)^2` with `m + n` an input axis), where that leaves
+ * only known variables (sure: none that may be AXON_DIM_UNKNOWN); NULL
+ * where none does. */
 Dim *plan_known_subst(Plan *p, Dim *d, int sure);
 /* Whether a variable of d may be AXON_DIM_UNKNOWN (d not a known
  * expression itself). */

@@ -41,7 +41,7 @@ int main(void)
     in[1] = SHAPE(2);
     BAD(deep, AXON_ERR_RANK);
     EXPECT_STR(err.message, "intermediates.axon:12:46: map: v would have more than AXON_MAX_RANK axes");
-    EXPECT_INT(intermediates_deep_solve(in, out, tmp, NULL, &err), AXON_ERR_RANK);
+    EXPECT_INT(intermediates_deep_solve(in, out, tmp, NULL, NULL, NULL, &err), AXON_ERR_RANK);
     in[0] = SHAPE(1, 1, 1, 1, 1, 1, 3);
     OK(deep);
     EXPECT_SHAPE(out[0], SHAPE(1, 1, 1, 1, 1, 1, 3));
