@@ -21,13 +21,15 @@ FLEX     ?= flex
 BUILD    := build
 GEN      := $(BUILD)/gen
 WARN     := -std=c99 -Wall -Wextra $(if $(WERROR),-Werror)
-CPPFLAGS := -Itranslator -I$(GEN)
+# The translator, grouped by stage (translator/README.md).
+STAGES   := base front infer emit driver
+CPPFLAGS := $(addprefix -Itranslator/,$(STAGES)) -I$(GEN)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-SRCS     := $(filter-out translator/embed.c,$(wildcard translator/*.c))
+SRCS     := $(filter-out translator/base/embed.c,$(wildcard $(STAGES:%=translator/%/*.c)))
 GENSRCS  := $(GEN)/axon.tab.c $(GEN)/axon.lex.c $(GEN)/embedded.c
 # (C symbol, file) pairs embedded into axonc by build/embed.
-EMBEDS   := axon_prelude translator/prelude.axon axon_tmpl_prologue templates/prologue.h \
+EMBEDS   := axon_prelude translator/infer/prelude.axon axon_tmpl_prologue templates/prologue.h \
             axon_tmpl_function templates/function.h axon_tmpl_epilogue templates/epilogue.h \
             axon_runtime runtime/axon_runtime.h
 EMBEDDED := $(filter-out axon_%,$(EMBEDS))
@@ -80,7 +82,7 @@ $(GEN)/%.lex.c $(GEN)/%.lex.h: grammar/%.l $(GEN)/%.tab.h
 	@mkdir -p $(GEN)
 	$(FLEX) --header-file=$(GEN)/$*.lex.h -o $(GEN)/$*.lex.c $<
 
-$(BUILD)/embed: translator/embed.c
+$(BUILD)/embed: translator/base/embed.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 $(GEN)/embedded.c: $(BUILD)/embed $(EMBEDDED)
@@ -106,7 +108,7 @@ FUZZ_ARGS   ?=
 FUZZSAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZDIR     := $(BUILD)/fuzz
 FUZZBIN     := $(FUZZDIR)/fuzz_axonc
-FUZZOBJS    := $(patsubst $(BUILD)/obj/%,$(FUZZDIR)/obj/%,$(filter-out $(BUILD)/obj/main.o,$(OBJS))) \
+FUZZOBJS    := $(patsubst $(BUILD)/obj/%,$(FUZZDIR)/obj/%,$(filter-out $(BUILD)/obj/driver/main.o,$(OBJS))) \
                $(FUZZDIR)/obj/fuzz_axonc.o
 FUZZSEEDS   := $(filter-out tests/fuzz/%,$(wildcard tests/*/*.axon tests/*/*/*.axon tests/*/*/*/*.axon)) \
                $(wildcard samples/*/*.axon)
