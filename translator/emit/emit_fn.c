@@ -1662,15 +1662,6 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     buf_init(&fc->plan, a);
     w->body = &fc->body;
 
-    /* The signature, named as `axonc check` names it. */
-    namer_init(&nm, w->c, 0);
-    Buf sig;
-    buf_init(&sig, a);
-    sig.limit = MAX_SIGNATURE;
-    pr_scheme(&nm, &sig, b->scheme);
-    if (sig.full)
-        return not_exported(w, at, ar_printf(a, "its signature is larger than %d bytes", MAX_SIGNATURE));
-
     Type *ft = type_prune(b->scheme->type);   /* a function (emit.c) */
     FnExpr *fn = b->item->value && b->item->value->kind == EX_FN ? b->item->value->u.lam : NULL;
     const char *why_not = NULL;
@@ -1731,6 +1722,16 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
                 elem_vars = 1;
     if (elem_vars && opt->elem_default == EL_VAR)
         return not_exported(w, at, "its element type is a variable; choose one with --elem-type");
+
+    /* The signature, named as `axonc check` names it (after the checks
+     * above, which are cheaper than printing a huge one). */
+    namer_init(&nm, w->c, 0);
+    Buf sig;
+    buf_init(&sig, a);
+    sig.limit = MAX_SIGNATURE;
+    pr_scheme(&nm, &sig, b->scheme);
+    if (sig.full)
+        return not_exported(w, at, ar_printf(a, "its signature is larger than %d bytes", MAX_SIGNATURE));
 
     if (plan_function(&plan, b->scheme))
         return not_exported(w, plan.refused_at.src ? plan.refused_at : at, plan.refused);
