@@ -410,6 +410,18 @@ IDIOMS = [
     'fn (x) {{ nonzero(x) }}',
     'fn (x : {E} [n, m]) {{ nonzero(x) }}',
     'fn (x : {E} [n], y : {E} [1]) {{ v = f32(nonzero(x)); v {OP} y, v }}',
+    # the largest shapes (spec 5b, the bound of a `?`): sums and products of
+    # `?`s, nonzero of a reshape or of a nonzero, dims operators on a `?`
+    'fn (x : {E} [n], y : {E} [m]) {{ a = nonzero(x); b = nonzero(y); concat_axis(a, b, [0]) }}',
+    'fn (x : {E} [n, m]) {{ v = reshape(x, [n * m]); nonzero(v) }}',
+    'fn (x : {E} s) {{ nonzero(reshape(x, [elements(s)])) }}',
+    'fn (x : {E} [n], y : f32 [m]) {{ concat(f32(nonzero(x)), y) }}',
+    'fn (x) {{ a = nonzero(x); nonzero(concat(a, a)) }}',
+    'fn (x, y) {{ a = f32(nonzero(x)); b = f32(nonzero(y)); e = einsum("i,j->ij", a, b); concat_axis(e, e, [1]) }}',
+    'fn (x : {E} [n], y : {E} [k]) {{ a = f32(nonzero(x)); b = f32(nonzero(y)); flatten(einsum("i,j->ij", a, b)) }}',
+    'fn (x : {E} [n]) {{ v : i32 [m] = nonzero(x); w = reshape(f32(v), [1, 1, m, 1]); upsample2d(pad2d(w, [1, 2, 0, 0]), [2, {C}]) }}',
+    'fn (x : {E} [n]) {{ v : i32 [m] = nonzero(x); w = reshape(f32(v), [1, 1, m]); maxpool1d(w, [1], [2], [1]) }}',
+    'fn (x : {E} [n]) {{ v : i32 [m] = nonzero(x); slice(f32(v), [0], [0], [m]) }}',
     'fn (x : {E} a) where rank(a) = 2 {{ transpose(x) }}',
     'fn (x : {E} a, k : dims [k]) where rank(a) = k + 1 {{ x }}',
     'fn (x : {E} a, y : {E} b) where elements(a) = elements(b) {{ reshape(x, [elements(b)]) }}',

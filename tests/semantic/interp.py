@@ -824,6 +824,11 @@ class Ctx(object):
         self.divtok = {}
         self.depth = 0
         self.dynbound = {}               # DYN token -> its upper bound (an int)
+        # DYN token -> where its upper bound comes from, for the largest
+        # shapes (spec 5b): ('le', v) at most the value v (nonzero's n, read
+        # when the evaluation ends, so that an existential in it is what the
+        # constraints made it); ('div', a, b) the floor division a / b
+        self.dynsrc = {}
         # the one constraint store of the evaluation: the annotation names of
         # every scope (qualified by the scope), the variables of every extern
         # call, and the existential variables that values mention
@@ -835,6 +840,7 @@ class Ctx(object):
         self.ntok += 1
         tok = 'd%d' % self.ntok
         if bound is not None:
+            self.dynsrc[tok] = ('le', bound)
             b = self.resolve(bound)
             if isinstance(b, int):
                 self.dynbound[tok] = b
@@ -890,10 +896,16 @@ class Ctx(object):
         self.store.pending.append(c)
         self.store.propagate()
 
-    def opaque(self, key):
+    def opaque(self, key, div=None):
+        """The DYN token of an expression that is not a polynomial (a floor
+        division, a broadcast of two run-time sizes), one per expression;
+        div: (a, b) of a floor division a / b (its bound divides a's)."""
         t = self.divtok.get(key)
         if t is None:
             t = self.divtok[key] = self.fresh_dyn()
+            if div is not None:
+                (tok,), = t.poly
+                self.dynsrc[tok] = ('div', div[0], div[1])
         return t
 
     def undec(self, why):
@@ -956,7 +968,7 @@ def darith(ctx, op, a, b):
         ctx.constrain(('dim', ('op', '/', ('val', a), ('val', b)), r))
         return r
     return ctx.opaque(('/', Sym(pa).key if isinstance(a, Sym) else a,
-                       Sym(pb).key if isinstance(b, Sym) else b))
+                       Sym(pb).key if isinstance(b, Sym) else b), div=(a, b))
 
 
 def eqc(a, b):
@@ -3311,13 +3323,28 @@ def bind_pattern(p, v, out):
 # ---------------------------------------------------------------- running
 
 class Outcome(object):
-    """kind: 'accept', 'reject', 'undecidable', 'undet_rank', 'gave_up'."""
+    """kind: 'accept', 'reject', 'undecidable', 'undet_rank', 'gave_up'.
+    Accepted: the output shapes, the named intermediates, and the largest
+    shape of each (max_outputs, max_temps: ints, RAG, or None where no bound
+    is known or it exceeds int64)."""
 
     def __init__(self, kind, reason='', outputs=None, temps=None):
         self.kind, self.reason = kind, reason
         self.outputs = outputs or []
         self.temps = temps or []      # (name, shape, is_output)
+        self.max_outputs = []
+        self.max_temps = []           # aligned with temps
         self.count_overflow = False
+
+    def fmt_max(self):
+        """The largest shapes, as the selftest writes them: `MAX [5] | v=[5]`,
+        `-` for an axis without a bound."""
+        def f(s):
+            return '[' + ', '.join('-' if d is None else fmt_dim(d) for d in s) + ']'
+        r = 'MAX ' + ' '.join(f(o) for o in self.max_outputs)
+        if self.max_temps:
+            r += ' | ' + ' '.join('%s=%s' % (t[0], f(m)) for t, m in zip(self.temps, self.max_temps))
+        return r
 
     def __repr__(self):
         if self.kind != 'accept':
@@ -3409,6 +3436,86 @@ def count_overflow(shape, elem=4):
     return n > INT64_MAX or n * elem > INT64_MAX
 
 
+def poly_hi(ctx, poly, atom_hi):
+    """The upper bound of a polynomial of sizes (spec 5b, the bound of a
+    data-dependent `?`; docs/c-api.md's maxima), term by term: every atom is
+    a size >= 0 at most atom_hi(atom) (None: no bound); a term with a
+    positive coefficient is at most the coefficient times its atoms' bounds,
+    one with a negative coefficient at most 0 (dropped), the constant
+    exactly.  An int, or None where a kept term has no bound.  Decision (the
+    contract's letter): a term with a factor that has no bound has none,
+    even if another factor is at most 0 (`c * ?` with `c <= 0` is surely 0,
+    but the rule is the product of the bounds)."""
+    hi = poly.get((), 0)
+    for m, c in poly.items():
+        if not m or c < 0:
+            continue
+        bs = [atom_hi(a) for a in m]
+        if None in bs:
+            return None
+        t = c
+        for b in bs:
+            t *= b
+        hi += t
+    return hi
+
+
+def largest(ctx, final):
+    """upper(d): the largest value a dimension can take whatever the data
+    (spec 5b): an int the inputs determine is itself; a `?` (a DYN) is at
+    most its bound (nonzero's n, the bound of an expression of them, a
+    floor division by a size at least k its numerator's bound over k); a
+    bound below 0 is 0; one past int64, or a `?` or an undetermined
+    existential with no bound, is None; RAG is RAG."""
+    memo = {}
+
+    def fin(d):
+        d = final(d)
+        if has_v(d):
+            # an existential in a bound (nonzero of an extern's free size):
+            # what the constraints make it, if they fix it
+            try:
+                d = ctx.store.determine([d]).get(d, d)
+            except GaveUp:
+                pass
+        return d
+
+    def clip(v):
+        if v is None or v > INT64_MAX:
+            return None
+        return max(v, 0)
+
+    def atom_hi(a):
+        if a in memo:
+            return memo[a]
+        memo[a] = None                 # (no cycles: a bound is older)
+        r = None
+        src = ctx.dynsrc.get(a) if not a.startswith('v:') else None
+        if src is not None and src[0] == 'le':
+            r = upper(src[1])
+            if r is RAG:
+                r = None
+        elif src is not None and src[0] == 'div':
+            # a floor division by a known size divides the numerator's
+            # bound; by a `?` (even `? + 3`, at least 3) it has none (the
+            # contract: "a floor division by a known size")
+            num = upper(src[1])
+            den = fin(src[2])
+            if isinstance(num, int) and isinstance(den, int) and den >= 1:
+                r = num // den
+        memo[a] = r
+        return r
+
+    def upper(d):
+        d = fin(d)
+        if d is RAG:
+            return RAG
+        if isinstance(d, int):
+            return d
+        return clip(poly_hi(ctx, d.poly, atom_hi))
+    return upper
+
+
 def final_names(e, out):
     if e[0] == 'var':
         out.add(e[1])
@@ -3475,6 +3582,9 @@ def run_function(prog, name, flat, structure, budget=20000, max_rank=8):
             return Outcome('undecidable', ctx.undecidable)
         o = Outcome('accept', '', outs, temps)
         o.count_overflow = any(count_overflow(s) for s in outs + [t[1] for t in temps])
+        upper = largest(ctx, final)
+        o.max_outputs = [tuple(upper(d) for d in sh) for sh in outs]
+        o.max_temps = [tuple(upper(d) for d in sh) for _, sh, _ in temps]
         return o
     except Reject as e:
         return Outcome('reject', str(e))
@@ -3652,7 +3762,71 @@ fr = fn (x, k : dims [k]) { rk2(x, k) };
 fs = fn (x, y) { same2(x, y) };
 fa = fn (x, y : f32 [4]) { max(anyel(x), y) };
 fa2 = fn (x) { anyel(x) };
+nzd = fn (x : f32 [n]) { nonzero(x) };
+nzrs = fn (x : f32 [n, m]) { v = reshape(x, [n * m]); nonzero(v) };
+nzfl = fn (x : f32 s) { nonzero(reshape(flatten(x), [elements(s)])) };
+nzc = fn (x, y) { a = nonzero(x); b = nonzero(y); concat_axis(a, b, [0]) };
+nzcc = fn (x, y : f32 [m]) { a = f32(nonzero(x)); concat(a, y) };
+nzn = fn (x) { a = nonzero(x); nonzero(concat(a, a)) };
+extern xgrow : (t [n]) -> t [2 * n + 1];
+extern xmul2 : (t [n], t [m]) -> t [n * m];
+extern xdec : (t [n], t [m]) -> t [m - n];
+extern xhalf : (t [n]) -> t [n / 2];
+extern xquot : (t [n], t [m]) -> t [n / m];
+extern xthird : (t [n], t [m]) -> t [n / (m + 3)];
+nzg = fn (x) { xgrow(nonzero(x)) };
+nzp = fn (x, y) { xmul2(nonzero(x), nonzero(y)) };
+nzsq = fn (x) { a = nonzero(x); xmul2(a, a) };
+nzdec = fn (x, y : i32 [m]) { xdec(nonzero(x), y) };
+nzh = fn (x) { xhalf(nonzero(x)) };
+nzq = fn (x, y) { xquot(nonzero(x), nonzero(y)) };
+nzt = fn (x, y) { xthird(nonzero(x), nonzero(y)) };
+nzu = fn (x) { v = nz(x); xgrow(v) };
+nzx = fn (x) { v = nz(x); v };
+nzk = fn (x) { v = free(x); w = nonzero(reshape(v, [elements([3, 3])])); w };
 """
+
+# The largest shapes (spec 5b, the upper bound of a data-dependent `?`):
+# accepted cases, `ACCEPT ... MAX ...` (`-`: no bound, or past int64).
+SELFTEST_MAX_CASES = [
+    ('nzr', ['[5]'], 'ACCEPT [?] | v=[?] MAX [5] | v=[5]'),
+    ('nzd', ['[7]'], 'ACCEPT [?] MAX [7]'), ('nzd', ['[0]'], 'ACCEPT [?] MAX [0]'),
+    ('nzd', ['[9223372036854775807]'], 'ACCEPT [?] MAX [9223372036854775807]'),
+    ('nzs', ['[4]'], 'ACCEPT [?] | v=[?] MAX [4] | v=[4]'),
+    ('nzb', ['[5]', '[1]'], 'ACCEPT [?] MAX [5]'), ('nzb', ['[5]', '[1, 1]'], 'ACCEPT [1, ?] MAX [1, 5]'),
+    # nonzero of a reshape, of a flatten, of a concat of nonzeros
+    ('nzrs', ['[3, 4]'], 'ACCEPT [?] | v=[12] MAX [12] | v=[12]'),
+    ('nzrs', ['[3, 0]'], 'ACCEPT [?] | v=[0] MAX [0] | v=[0]'),
+    ('nzfl', ['[2, 3, 4]'], 'ACCEPT [?] MAX [24]'), ('nzfl', ['[]'], 'REJECT'),
+    # nonzero of an extern's free size that a reshape fixes (k * k = 9)
+    ('nzk', ['[4]'], 'ACCEPT [?] | v=[3, 3] w=[?] MAX [9] | v=[3, 3] w=[9]'),
+    ('nzn', ['[6]'], 'ACCEPT [?] | a=[?] MAX [12] | a=[6]'),
+    # sums: concat_axis of two nonzeros, concat with a known size
+    ('nzc', ['[3]', '[4]'], 'ACCEPT [?] | a=[?] b=[?] MAX [7] | a=[3] b=[4]'),
+    ('nzc', ['[4611686018427387904]', '[4611686018427387903]'],
+     'ACCEPT [?] | a=[?] b=[?] MAX [9223372036854775807] | a=[4611686018427387904] b=[4611686018427387903]'),
+    ('nzc', ['[4611686018427387904]', '[4611686018427387904]'],
+     'ACCEPT [?] | a=[?] b=[?] MAX [-] | a=[4611686018427387904] b=[4611686018427387904]'),
+    ('nzcc', ['[3]', '[5]'], 'ACCEPT [?] | a=[?] MAX [8] | a=[3]'),
+    # arithmetic of a `?`: 2 * ? + 1, products, a minus (at most 0), floor
+    # divisions (by a constant; by a `?` or `? + 3`: no bound)
+    ('nzg', ['[5]'], 'ACCEPT [?] MAX [11]'), ('nzg', ['[0]'], 'ACCEPT [?] MAX [1]'),
+    ('nzg', ['[4611686018427387904]'], 'ACCEPT [?] MAX [-]'),
+    ('nzp', ['[3]', '[4]'], 'ACCEPT [?] MAX [12]'), ('nzp', ['[3]', '[0]'], 'ACCEPT [?] MAX [0]'),
+    ('nzp', ['[4294967296]', '[4294967296]'], 'ACCEPT [?] MAX [-]'),
+    ('nzp', ['[4294967296]', '[2147483647]'], 'ACCEPT [?] MAX [9223372032559808512]'),
+    ('nzsq', ['[6]'], 'ACCEPT [?] | a=[?] MAX [36] | a=[6]'),
+    ('nzdec', ['[3]', '[5]'], 'ACCEPT [?] MAX [5]'), ('nzdec', ['[6]', '[5]'], 'UNDECIDABLE'),
+    ('nzh', ['[7]'], 'ACCEPT [?] MAX [3]'), ('nzh', ['[1]'], 'ACCEPT [?] MAX [0]'),
+    ('nzq', ['[7]', '[2]'], 'ACCEPT [?] MAX [-]'),
+    ('nzt', ['[7]', '[2]'], 'ACCEPT [?] MAX [-]'),
+    # a `?` without a bound (an extern's), an expression of one
+    ('nzx', ['[4]'], 'ACCEPT [?] | v=[?] MAX [-] | v=[-]'),
+    ('nzu', ['[4]'], 'ACCEPT [?] | v=[?] MAX [-] | v=[-]'),
+    # determined sizes: the largest shape is the shape
+    ('ca0', ['[2, 3]', '[4, 3]'], 'ACCEPT [6, 3] MAX [6, 3]'),
+    ('flc', ['[2, 4, 3]'], 'ACCEPT [2, 12] | v=[2, 12] MAX [2, 12] | v=[2, 12]'),
+]
 
 SELFTEST_CASES = [
     ('nn', ['[16]'], 'ACCEPT [16]'), ('nn', ['[5]'], 'REJECT'), ('nn', ['[0]'], 'ACCEPT [0]'),
@@ -3884,7 +4058,17 @@ def selftest():
         if not (got == want or (want in ('REJECT', 'UNDECIDABLE', 'UNDET_RANK') and got.startswith(want))):
             print('selftest: %s(%s): got %s, expected %s' % (name, ', '.join(ins), got, want))
             bad += 1
-    print('selftest: %d cases, %d failed' % (len(SELFTEST_CASES), bad))
+    for name, ins, want in SELFTEST_MAX_CASES:
+        flat = [tuple(int(x) for x in a.strip('[] ').split(',') if x.strip()) for a in ins]
+        st = structure_from_annotations(prog, name)
+        if st is None or count_leaves(st) != len(flat):
+            st = ['T'] * len(flat)
+        o = run_function(prog, name, flat, st)
+        got = repr(o) + (' ' + o.fmt_max() if o.kind == 'accept' else '')
+        if not (got == want or (want in ('REJECT', 'UNDECIDABLE', 'UNDET_RANK') and got.startswith(want))):
+            print('selftest: %s(%s): got %s, expected %s' % (name, ', '.join(ins), got, want))
+            bad += 1
+    print('selftest: %d cases, %d failed' % (len(SELFTEST_CASES) + len(SELFTEST_MAX_CASES), bad))
     return 1 if bad else 0
 
 
@@ -3908,7 +4092,10 @@ def main(argv):
     st = structure_from_annotations(prog, argv[2])
     if st is None or count_leaves(st) != len(flat):
         st = ['T'] * len(flat)
-    print(run_function(prog, argv[2], flat, st))
+    o = run_function(prog, argv[2], flat, st)
+    print(o)
+    if o.kind == 'accept':
+        print(o.fmt_max())
     return 0
 
 

@@ -92,7 +92,10 @@ ELEM_SIZE = {'bool': 1, 'i8': 1, 'u8': 1, 'i16': 2, 'u16': 2, 'f16': 2, 'bf16': 
 
 def elem_size(e):
     """Bytes of an element type; an element variable is f32 (axonc emit's
-    default --elem-type)."""
+    default --elem-type); a dims value's sizes are planned as 8-byte
+    elements."""
+    if e == 'dims':
+        return 8
     return ELEM_SIZE.get(e, 4)
 
 
@@ -223,25 +226,45 @@ def simple_dim(d):
     return -1
 
 
+def simple_max(d):
+    """A size of a largest shape: an int, -1 where no bound is known (or it
+    exceeds int64), -2 ragged."""
+    if d is None:
+        return -1
+    return simple_dim(d)
+
+
 def simplify(o):
-    """An Outcome as plain data."""
+    """An Outcome as plain data: kind, reason, outputs, temps (name, shape,
+    is an output), count overflow, the largest shapes of the outputs and of
+    the temps (spec 5b: a `?` at its bound)."""
     return (o.kind, o.reason,
             [[simple_dim(d) for d in s] for s in o.outputs],
             [(n, [simple_dim(d) for d in s], al) for n, s, al in o.temps],
-            o.count_overflow)
+            o.count_overflow,
+            [[simple_max(d) for d in s] for s in o.max_outputs],
+            [[simple_max(d) for d in s] for s in o.max_temps])
 
 
 def fmt_tuple(flat):
     return ','.join('[' + ','.join(str(d) for d in s) + ']' for s in flat)
 
 
-def fmt_interp(r):
-    kind, reason, outs, temps, ovf = r
+def fmt_shape_list(shapes):
+    return ' '.join('[' + ','.join(map(str, o)) + ']' for o in shapes)
+
+
+def fmt_interp(r, with_max=False):
+    kind, reason, outs, temps = r[:4]
     if kind != 'accept':
         return '%s(%s)' % (kind.upper(), reason)
-    s = 'ACCEPT ' + ' '.join('[' + ','.join(map(str, o)) + ']' for o in outs)
+    s = 'ACCEPT ' + fmt_shape_list(outs)
     if temps:
         s += ' tmp ' + ' '.join('%s=[%s]' % (n, ','.join(map(str, t))) for n, t, _ in temps)
+    if with_max:
+        s += ' max ' + fmt_shape_list(r[5])
+        if temps:
+            s += ' tmp_max ' + ' '.join('%s=[%s]' % (t[0], ','.join(map(str, m))) for t, m in zip(temps, r[6]))
     return s
 
 
@@ -526,9 +549,16 @@ static void put_shape(const axon_shape *s)
         printf(" %lld", (long long)s->dims[j]);
 }
 
+static void put_counts(int64_t e, int64_t b)
+{
+    printf(" %lld %lld", (long long)e, (long long)b);
+}
+
 int main(int argc, char **argv)
 {
     static axon_shape in[MAXIN + 1], out[MAXOUT + 1], tmp[MAXTMP + 1], out2[MAXOUT + 1];
+    static axon_shape omax[MAXOUT + 1], tmax[MAXTMP + 1];
+    static int64_t ocnt[2 * MAXOUT + 2], tcnt[4 * MAXTMP + 4];
     axon_error err, err2;
     int fid, nin, i, j;
     if (argc > 1 && strcmp(argv[1], "--names") == 0) {
@@ -560,7 +590,7 @@ int main(int argc, char **argv)
         }
         memset(&err, 0, sizeof err);
         memset(&err2, 0, sizeof err2);
-        st1 = e->prep(in, out, tmp, &err);
+        st1 = e->prep(in, out, tmp, omax, ocnt, tmax, tcnt, &err);
         st2 = e->shape(in, out2, &err2);
         printf("R %d %s %d", st1, axon_status_name(st1), st2);
         if (st1 == 0) {
@@ -570,6 +600,19 @@ int main(int argc, char **argv)
             printf(" T");
             for (i = 0; i < e->ntmp; i++)
                 put_shape(&tmp[i]);
+            /* the largest shapes (spec 5b) and their counts; of each
+             * intermediate also its counts (its element size) */
+            printf(" M");
+            for (i = 0; i < e->nout; i++) {
+                put_shape(&omax[i]);
+                put_counts(ocnt[2 * i], ocnt[2 * i + 1]);
+            }
+            printf(" N");
+            for (i = 0; i < e->ntmp; i++) {
+                put_shape(&tmax[i]);
+                put_counts(tcnt[4 * i], tcnt[4 * i + 1]);
+                put_counts(tcnt[4 * i + 2], tcnt[4 * i + 3]);
+            }
         }
         if (st2 == 0) {
             printf(" S");
@@ -588,17 +631,27 @@ def write_harness(path, entries, headers):
     out = [HARNESS_HEAD]
     for h in headers:
         out.append('#include "%s"\n' % os.path.basename(h))
-    out.append('\ntypedef int (*prep_fn)(const axon_shape *, axon_shape *, axon_shape *, axon_error *);\n')
+    out.append('\ntypedef int (*prep_fn)(const axon_shape *, axon_shape *, axon_shape *, axon_shape *, int64_t *,\n'
+               '                       axon_shape *, int64_t *, axon_error *);\n')
     out.append('typedef int (*shape_fn)(const axon_shape *, axon_shape *, axon_error *);\n')
     out.append('struct entry { int nin, nout, ntmp; prep_fn prep; shape_fn shape; const char *(*tname)(int); };\n\n')
     maxin = maxout = maxtmp = 1
     for k, (cn, nin, nout, ntmp) in enumerate(entries):
         maxin, maxout, maxtmp = max(maxin, nin), max(maxout, nout), max(maxtmp, ntmp)
-        out.append('static int w%d(const axon_shape *in, axon_shape *out, axon_shape *tmp, axon_error *err)\n{\n'
+        out.append('static int w%d(const axon_shape *in, axon_shape *out, axon_shape *tmp, axon_shape *omax,\n'
+                   '               int64_t *ocnt, axon_shape *tmax, int64_t *tcnt, axon_error *err)\n{\n'
                    '    %s_plan plan;\n    int i, st = %s_prepare(in, &plan, err);\n'
                    '    if (st == 0) {\n'
-                   '        for (i = 0; i < %s_NUM_OUTPUTS; i++)\n            out[i] = plan.out[i];\n'
-                   '        for (i = 0; i < %s_NUM_TEMPS; i++)\n            tmp[i] = plan.tmp[i];\n'
+                   '        for (i = 0; i < %s_NUM_OUTPUTS; i++) {\n            out[i] = plan.out[i];\n'
+                   '            omax[i] = plan.out_max[i];\n'
+                   '            ocnt[2 * i] = plan.out_max_elements[i];\n'
+                   '            ocnt[2 * i + 1] = plan.out_max_bytes[i];\n        }\n'
+                   '        for (i = 0; i < %s_NUM_TEMPS; i++) {\n            tmp[i] = plan.tmp[i];\n'
+                   '            tmax[i] = plan.tmp_max[i];\n'
+                   '            tcnt[4 * i] = plan.tmp_max_elements[i];\n'
+                   '            tcnt[4 * i + 1] = plan.tmp_max_bytes[i];\n'
+                   '            tcnt[4 * i + 2] = plan.tmp_elements[i];\n'
+                   '            tcnt[4 * i + 3] = plan.tmp_bytes[i];\n        }\n'
                    '    }\n    return st;\n}\n' % (k, cn, cn, cn, cn))
     out.append('\n#define NENTRIES %d\n#define MAXIN %d\n#define MAXOUT %d\n#define MAXTMP %d\n'
                % (len(entries), maxin, maxout, maxtmp))
@@ -621,7 +674,7 @@ def parse_result(line, nout, ntmp):
     assert t[0] == 'R'
     st1, name, st2 = int(t[1]), t[2], int(t[3])
     i = 4
-    outs = temps = souts = None
+    outs = temps = souts = omax = tmax = None
 
     def shapes(k):
         nonlocal i
@@ -631,16 +684,30 @@ def parse_result(line, nout, ntmp):
             r.append([int(x) for x in t[i + 1:i + 1 + rank]])
             i += 1 + rank
         return r
+    def shapes_counts(k, nc):
+        nonlocal i
+        r = []
+        for _ in range(k):
+            s = shapes(1)[0]
+            r.append((s, [int(x) for x in t[i:i + nc]]))
+            i += nc
+        return r
     if i < len(t) and t[i] == 'O':
         i += 1
         outs = shapes(nout)
         assert t[i] == 'T'
         i += 1
         temps = shapes(ntmp)
+        assert t[i] == 'M'
+        i += 1
+        omax = shapes_counts(nout, 2)
+        assert t[i] == 'N'
+        i += 1
+        tmax = shapes_counts(ntmp, 4)
     if i < len(t) and t[i] == 'S':
         i += 1
         souts = shapes(nout)
-    return st1, name, st2, outs, temps, souts, msg
+    return st1, name, st2, outs, temps, souts, msg, omax, tmax
 
 
 # ---------------------------------------------------------------- comparing
@@ -677,8 +744,8 @@ def fmt_header(st1, name, outs, temps, tnames, msg):
 
 
 def compare(rep, prog, f, flat, ir, hres, tnames, stats):
-    kind, reason, iouts, itemps, ovf = ir
-    st1, sname, st2, outs, temps, souts, msg = hres
+    kind, reason, iouts, itemps, ovf = ir[:5]
+    st1, sname, st2, outs, temps, souts, msg, omax, tmax = hres
     fn = f['name']
     ftuple = fmt_tuple(flat)
     hr = fmt_header(st1, sname, outs, temps, tnames, msg)
@@ -737,11 +804,14 @@ def compare(rep, prog, f, flat, ir, hres, tnames, stats):
         if k:
             rep.disagree(k + '_OUTPUT', prog, fn, ftuple, irs, hr)
             return
-    if not compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
+    pairs = compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps)
+    if pairs is None:
         return
     if ovf:
         # the shapes agree, but a plan's count does not fit int64
         rep.disagree('MISSED_COUNT_OVERFLOW', prog, fn, ftuple, irs, hr)
+        return
+    compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats)
 
 
 UNNAMED_RE = re.compile(r'^\S+ at \d+:\d+$')
@@ -753,25 +823,120 @@ def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
     # an output (docs: "v is output 1: not an intermediate"); the unnamed
     # ones ("matmul at 4:12") are not the interpreter's (tests/emit/random
     # compares them)
+    # returns [(header index, interpreter index)] of the named ones, or
+    # None after a disagreement
     j = 0
-    for hn, ht in zip(tnames, temps):
+    pairs = []
+    for hi, (hn, ht) in enumerate(zip(tnames, temps)):
         if UNNAMED_RE.match(hn):
             continue
         while j < len(itemps) and itemps[j][0] != hn and itemps[j][2]:
             j += 1
         if j >= len(itemps) or itemps[j][0] != hn:
             rep.disagree('TEMP_NAMES', prog, fn, ftuple, irs, hr)
-            return False
+            return None
         k = shape_diff(itemps[j][1], ht)
         if k:
             rep.disagree(k + '_TEMP', prog, fn, ftuple, irs, hr)
-            return False
+            return None
+        pairs.append((hi, j))
         j += 1
     for n, t, al in itemps[j:]:
         if not al:
             rep.disagree('TEMP_NAMES', prog, fn, ftuple, irs, hr)
-            return False
-    return True
+            return None
+    return pairs
+
+
+def max_counts(shape, esize):
+    """The element and byte counts of a largest shape as a plan counts them
+    (docs/c-api.md: -1 where a size is unknown or ragged, here where an axis
+    has no bound; 0 where an axis is 0; -1 where a count overflows int64)."""
+    if any(d < 0 for d in shape):
+        return -1, -1
+    n = 1
+    for d in shape:
+        n *= d
+    if n == 0:
+        return 0, 0
+    if n > INT64_MAX or n * esize > INT64_MAX:
+        return -1, -1
+    return n, n * esize
+
+
+def max_diff(i, h):
+    """None if the interpreter's largest shape i (ints, -1 no bound, -2
+    ragged) is the header's h; else a kind: WRONG (rank, ragged), UNBOUNDED
+    (the header has no bound where the interpreter has one), OVERBOUNDED
+    (the other way), LOOSE (the header's bound is larger), TIGHT (smaller:
+    an axis the data can make larger than the header plans)."""
+    if len(i) != len(h):
+        return 'WRONG'
+    kind = None
+    for a, b in zip(i, h):
+        if a == b:
+            continue
+        if a >= 0 and b == -1:
+            kind = kind or 'UNBOUNDED'
+        elif a == -1 and b >= 0:
+            kind = kind or 'OVERBOUNDED'
+        elif a >= 0 and b >= 0:
+            if b < a:
+                return 'TIGHT'
+            kind = kind or 'LOOSE'
+        else:
+            return 'WRONG'
+    return kind
+
+
+def fmt_max_header(omax, tmax, tnames):
+    s = 'max ' + ' '.join('[%s]{%s}' % (','.join(map(str, sh)), ','.join(map(str, c))) for sh, c in omax)
+    named = [(n, sh, c) for n, (sh, c) in zip(tnames, tmax) if not UNNAMED_RE.match(n)]
+    if named:
+        s += ' tmp_max ' + ' '.join('%s=[%s]{%s}' % (n, ','.join(map(str, sh)), ','.join(map(str, c[:2])))
+                                    for n, sh, c in named)
+    return s
+
+
+def compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats):
+    """spec 5b: each output's and named intermediate's largest shape (a `?`
+    at its bound) and its counts, against the interpreter's."""
+    imo, imt = ir[5], ir[6]
+    irs = fmt_interp(ir, with_max=True)
+    hr = fmt_max_header(omax, tmax, tnames)
+    stats['max_compared'] += 1
+    if any(-1 in m for m in imo) or any(-1 in imt[j] for _, j in pairs) or \
+            any(-1 in m for m, _ in omax) or any(-1 in tmax[h][0] for h, _ in pairs):
+        stats['max_unbounded'] += 1
+    if any(m != o for m, o in zip(imo, ir[2])) or any(imt[j] != ir[3][j][1] for _, j in pairs):
+        stats['max_dynamic'] += 1
+    elems = f.get('out_elems') or []
+    for k, (im, (hm, hc)) in enumerate(zip(imo, omax)):
+        d = max_diff(im, hm)
+        if d:
+            rep.disagree('MAX_%s_OUTPUT' % d, prog, fn, ftuple, irs, hr, 'output %d' % (k + 1))
+            return
+        want = max_counts(im, elems[k] if k < len(elems) else 4)
+        if tuple(hc) != want:
+            rep.disagree('MAX_COUNT_OUTPUT', prog, fn, ftuple, irs, hr,
+                         'output %d: counts %s, expected %s' % (k + 1, tuple(hc), want))
+            return
+    for h, j in pairs:
+        hm, hc = tmax[h]
+        im = imt[j]
+        d = max_diff(im, hm)
+        if d:
+            rep.disagree('MAX_%s_TEMP' % d, prog, fn, ftuple, irs, hr, 'intermediate %s' % tnames[h])
+            return
+        # the element size is the header's (the interpreter has no element
+        # types): the plan's own bytes over elements where it has some
+        te, tb = hc[2], hc[3]
+        sizes = [tb // te] if te > 0 and tb % te == 0 else [1, 2, 4, 8]
+        if tuple(hc[:2]) not in [max_counts(im, e) for e in sizes]:
+            rep.disagree('MAX_COUNT_TEMP', prog, fn, ftuple, irs, hr,
+                         'intermediate %s: counts %s, expected %s' % (
+                             tnames[h], tuple(hc[:2]), ' or '.join(str(max_counts(im, e)) for e in sizes)))
+            return
 
 
 def shape_diff(i, h):
@@ -923,7 +1088,7 @@ def main():
     t3 = time.time()
 
     stats = dict(compared=0, accepted=0, rejected=0, gave_up=0, undecidable=0, undet_rank=0, elem_size_unknown=0,
-                 unnamed_overflow=0)
+                 unnamed_overflow=0, max_compared=0, max_dynamic=0, max_unbounded=0)
     origin_stats = {}
     for (r, f, flat, ir, origin), line in zip(order, outl):
         nin, nout, ntmp, tn = tnames[f['entry']]
@@ -994,6 +1159,9 @@ def main():
           'overflows) %d, tuples on functions rejected by check %d'
           % (stats['compared'], stats['accepted'], stats['rejected'], stats['undecidable'], stats['undet_rank'],
              stats['gave_up'], stats['elem_size_unknown'], stats['unnamed_overflow'], static_tuples))
+    print('largest shapes compared on %d accepted tuples (with a data-dependent size %d, '
+          'a size with no bound on either side %d)'
+          % (stats['max_compared'], stats['max_dynamic'], stats['max_unbounded']))
     print('tuple origins: ' + ', '.join('%s/%s %d' % (k[0], k[1], v) for k, v in sorted(origin_stats.items())))
     print('refused but decidable %d%s' % (sum(refused_decidable.values()),
           (' (' + ', '.join('%s %d' % kv for kv in sorted(refused_decidable.items())) + ')') if refused_decidable else ''))
