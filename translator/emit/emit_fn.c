@@ -1446,13 +1446,14 @@ const char *emit_c_name(Arena *a, const char *name)
 
 /* The tensors of a type (a function's parameters and result), counting
  * no further than just past limit: a type shared as a graph may stand for
- * billions of them. */
+ * billions of them.  A value of any type (a variable) counts as one: a
+ * tuple of 2^32 of them must stop the count too. */
 static long count_tensors(Type *t, long limit, int depth)
 {
     t = type_prune(t);
     if (depth > TYPE_MAX_DEPTH)
         return limit + 1;
-    if (t->kind == TY_TENSOR)
+    if (t->kind == TY_TENSOR || t->kind == TY_VAR)
         return 1;
     long n = 0;
     if (t->kind == TY_TUPLE || t->kind == TY_FUNC)

@@ -824,15 +824,18 @@ static AX_NORETURN void err_negative(Ctx *c, Constraint *k, int64_t v)
 /* A waiting `d >= 0` the same as one at this level or an enclosing one
  * (of the same kind: a clause or not, a promise or not) adds nothing: every
  * 3x3 convolution of a stage at full resolution says `1 <= h`, and each
- * would otherwise watch h (a list that each new one walks). */
+ * would otherwise watch h (a list that each new one walks).  Nor does one
+ * that an operation's promise says already (`slice(x, [0], [m], [n])` of an
+ * m = nonzero(x)'s `?` needs `n - ? >= 0`, which nonzero's `? <= n`
+ * promises): the operation keeps it. */
 static int same_nonneg(Ctx *c, Constraint *k, Dim *d)
 {
     if (k->templ)
         return 0;
     DimMap *m = by_dim(c, &c->nonneg);
     Constraint *o = dm_get(m, d);
-    if (o != k && covers(o, k->level) && !o->clause == !k->clause && o->promise == k->promise &&
-        dim_equal(dim_norm(c, o->l), d))
+    if (o != k && covers(o, k->level) && dim_equal(dim_norm(c, o->l), d) &&
+        ((!o->clause == !k->clause && o->promise == k->promise) || (o->promise && !k->promise)))
         return 1;
     dm_put(m, d, k);
     return 0;

@@ -64,6 +64,7 @@ int main(void)
     SHOW(anyrank, S1(4));
     SHOW(hidden, S1(8));
     SHOW(unbounded, S1(8));
+    SHOW(sliced, S1(6));
     SHOW(direct, S2(1, 2));                          /* a failed check: a status */
     /* shape() gives the `?` as unknown, as before */
     {
