@@ -864,12 +864,13 @@ def max_counts(shape, esize):
     return n, n * esize
 
 
-def max_diff(i, h):
-    """None if the interpreter's largest shape i (ints, -1 no bound, -2
-    ragged) is the header's h; else a kind: WRONG (rank, ragged), UNBOUNDED
-    (the header has no bound where the interpreter has one), OVERBOUNDED
-    (the other way), LOOSE (the header's bound is larger), TIGHT (smaller:
-    an axis the data can make larger than the header plans)."""
+def axis_diff(i, h, unknown, overknown, ordered):
+    """None if the interpreter's shape i (ints, -1 unknown or no bound, -2
+    ragged) is the header's h; else a kind: WRONG (rank, ragged, a size),
+    `unknown` (the header has -1 where the interpreter has a size),
+    `overknown` (the other way); ordered (largest shapes): LOOSE where the
+    header's bound is larger, TIGHT where smaller (an axis the data can make
+    larger than the header plans)."""
     if len(i) != len(h):
         return 'WRONG'
     kind = None
@@ -877,16 +878,21 @@ def max_diff(i, h):
         if a == b:
             continue
         if a >= 0 and b == -1:
-            kind = kind or 'UNBOUNDED'
+            kind = kind or unknown
         elif a == -1 and b >= 0:
-            kind = kind or 'OVERBOUNDED'
-        elif a >= 0 and b >= 0:
+            kind = kind or overknown
+        elif ordered and a >= 0 and b >= 0:
             if b < a:
                 return 'TIGHT'
             kind = kind or 'LOOSE'
         else:
             return 'WRONG'
     return kind
+
+
+def max_diff(i, h):
+    """axis_diff of largest shapes: UNBOUNDED, OVERBOUNDED, LOOSE, TIGHT."""
+    return axis_diff(i, h, 'UNBOUNDED', 'OVERBOUNDED', True)
 
 
 def fmt_max_header(omax, tmax, tnames):
@@ -940,21 +946,8 @@ def compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats):
 
 
 def shape_diff(i, h):
-    """None if the interpreter's shape i (ints, -1 unknown, -2 ragged) is
-    the header's h; else a kind."""
-    if len(i) != len(h):
-        return 'WRONG'
-    kind = None
-    for a, b in zip(i, h):
-        if a == b:
-            continue
-        if a >= 0 and b == -1:
-            kind = kind or 'UNKNOWN'
-        elif a == -1 and b >= 0:
-            kind = kind or 'OVERKNOWN'
-        else:
-            return 'WRONG'
-    return kind
+    """axis_diff of shapes: UNKNOWN, OVERKNOWN."""
+    return axis_diff(i, h, 'UNKNOWN', 'OVERKNOWN', False)
 
 
 # ---------------------------------------------------------------- main
