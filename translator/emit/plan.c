@@ -141,6 +141,90 @@ int plan_maybe_unknown(Plan *p, Dim *d)
     return unknown_in(p, d, 1);
 }
 
+/* The index of the known expressions by variable (Plan.known_ix): for
+ * each variable, the expressions whose lead term (plan_known_split) has
+ * it as its first variable, the products of variables (plan_known_subst)
+ * whose first variable it is, and the sums in which it is a term of its
+ * own (known_sum_subst).  A lookup reads the lists of d's variables only:
+ * with one known expression per input axis, reading them all for every
+ * size made a plan quadratic in the inputs. */
+typedef struct KnownRef {
+    Dim *key;
+    PVal *val;
+    uint32_t stamp;         /* Plan.ix_stamp of the lookup that last read it */
+    struct KnownRef *next;
+} KnownRef;
+typedef struct KnownIx {
+    KnownRef *lead, *prod, *sum;
+} KnownIx;
+
+static KnownIx *known_ix(Plan *p, DVar *v, int make)
+{
+    Dim *d = dim_of_var(p->c, v, NULL);
+    KnownIx *x = dm_get(&p->known_ix, d);
+    if (!x && make) {
+        x = ar_alloc(p->c->arena, sizeof *x);
+        dm_put(&p->known_ix, d, x);
+    }
+    return x;
+}
+
+static void ref_push(Plan *p, KnownRef **list, Dim *key, PVal *val)
+{
+    KnownRef *r = ar_alloc(p->c->arena, sizeof *r);
+    r->key = key;
+    r->val = val;
+    r->next = *list;
+    *list = r;
+}
+
+static DVar *first_var(const Mono *m)
+{
+    for (uint32_t j = 0; j < m->nf; j++)
+        if (m->f[j].var)
+            return m->f[j].var;
+    return NULL;
+}
+
+/* K's first term with a variable or a floor division, or NULL. */
+static const Mono *lead_term(const Dim *k)
+{
+    for (uint32_t i = 0; i < k->nt; i++)
+        if (k->t[i].nf)
+            return &k->t[i];
+    return NULL;
+}
+
+static void index_known(Plan *p, Dim *key, PVal *val)
+{
+    if (key->ragged)
+        return;
+    const Mono *lead = lead_term(key);
+    if (lead) {
+        DVar *v = first_var(lead);
+        ref_push(p, v ? &known_ix(p, v, 1)->lead : &p->lead_other, key, val);
+    }
+    if (key->nt == 1 && key->t[0].nf && key->t[0].coef == 1) {
+        int vars_only = 1;
+        for (uint32_t a = 0; a < key->t[0].nf; a++)
+            vars_only &= key->t[0].f[a].var != NULL;
+        if (vars_only)
+            ref_push(p, &known_ix(p, key->t[0].f[0].var, 1)->prod, key, val);
+    }
+    if (key->nt >= 2)
+        for (uint32_t i = 0; i < key->nt; i++) {
+            const Mono *t = &key->t[i];
+            if (t->nf == 1 && t->f[0].var && t->f[0].pow == 1 && (t->coef == 1 || t->coef == -1))
+                ref_push(p, &known_ix(p, t->f[0].var, 1)->sum, key, val);
+        }
+}
+
+static void put_known(Plan *p, Dim *d, PVal *val)
+{
+    dm_put(&p->known, d, val);
+    index_known(p, d, val);
+}
+
 /* Remembers that d's value is val's (an input axis, a local): an output or
  * a check that needs d reads it, even when d's variables stay unknown. */
 static void note_known(Plan *p, Dim *d, const PVal *val)
@@ -150,7 +234,7 @@ static void note_known(Plan *p, Dim *d, const PVal *val)
         PVal *copy = ar_alloc(p->c->arena, sizeof *copy);
         *copy = *val;
         copy->since = p->steps.n;          /* after the step that gave it */
-        dm_put(&p->known, d, copy);
+        put_known(p, d, copy);
     }
 }
 
@@ -180,39 +264,66 @@ static int known_plain(Plan *p, Dim *d, int raw)
     return 1;
 }
 
-const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure)
+/* d as c * K + rest for the known K of r, or NULL. */
+static const PVal *try_split(Plan *p, Dim *d, const KnownRef *r, int64_t *c, Dim **rest, int sure)
 {
-    const DimMap *m = &p->known;
-    d = dim_norm(p->c, d);
-    for (size_t s = 0; s < m->cap; s++) {
-        Dim *k = m->slot[s].key;
-        const PVal *v = m->slot[s].val;
-        if (!k || v->since > p->at || k->ragged || d->ragged)
-            continue;
-        const Mono *lead = NULL;          /* K's first term with a variable */
-        for (uint32_t i = 0; i < k->nt && !lead; i++)
-            if (k->t[i].nf)
-                lead = &k->t[i];
-        const Mono *mine = NULL;
-        for (uint32_t i = 0; i < d->nt && lead && !mine; i++)
-            if (mono_cmp(&d->t[i], lead) == 0)
-                mine = &d->t[i];
-        if (!mine || lead->coef == -1 || mine->coef % lead->coef != 0)
-            continue;
-        int64_t ratio = mine->coef / lead->coef;
-        int saved = p->c->overflow;
-        Dim *r = dim_sub(p->c, d, dim_scale(p->c, k, ratio, NULL), NULL);
-        if (p->c->overflow) {
-            p->c->overflow = saved;
-            continue;
-        }
-        if (known_plain(p, r, 0) && !(sure && plan_unknown_vars(p, r))) {
-            *c = ratio;
-            *rest = r;
-            return v;
-        }
+    Dim *k = r->key;
+    if (r->val->since > p->at)
+        return NULL;
+    const Mono *lead = lead_term(k);
+    const Mono *mine = NULL;
+    for (uint32_t i = 0; i < d->nt && lead && !mine; i++)
+        if (mono_cmp(&d->t[i], lead) == 0)
+            mine = &d->t[i];
+    if (!mine || lead->coef == -1 || mine->coef % lead->coef != 0)
+        return NULL;
+    int64_t ratio = mine->coef / lead->coef;
+    int saved = p->c->overflow;
+    Dim *rs = dim_sub(p->c, d, dim_scale(p->c, k, ratio, NULL), NULL);
+    if (p->c->overflow) {
+        p->c->overflow = saved;
+        return NULL;
+    }
+    if (known_plain(p, rs, 0) && !(sure && plan_unknown_vars(p, rs))) {
+        *c = ratio;
+        *rest = rs;
+        return r->val;
     }
     return NULL;
+}
+
+/* The split whose rest has the fewest terms (the first of those): the
+ * simplest arithmetic, the least that can overflow. */
+static const PVal *better_split(Plan *p, Dim *d, const KnownRef *r, const PVal *best, int64_t *c, Dim **rest,
+                                int sure)
+{
+    int64_t c1;
+    Dim *rest1;
+    const PVal *got = try_split(p, d, r, &c1, &rest1, sure);
+    if (got && (!best || rest1->nt < (*rest)->nt)) {
+        *c = c1;
+        *rest = rest1;
+        return got;
+    }
+    return best;
+}
+
+const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure)
+{
+    d = dim_norm(p->c, d);
+    if (d->ragged)
+        return NULL;
+    const PVal *best = NULL;
+    /* the keys whose lead term is one of d's: found by its first variable */
+    for (uint32_t i = 0; i < d->nt; i++) {
+        DVar *v = first_var(&d->t[i]);
+        KnownIx *x = v ? known_ix(p, v, 0) : NULL;
+        for (KnownRef *r = x ? x->lead : NULL; r; r = r->next)
+            best = better_split(p, d, r, best, c, rest, sure);
+    }
+    for (KnownRef *r = p->lead_other; r; r = r->next)
+        best = better_split(p, d, r, best, c, rest, sure);
+    return best;
 }
 
 /* How often the product of variables k divides monomial m (0 if not);
@@ -299,54 +410,56 @@ static Dim *subst_var(Ctx *c, Dim *d, DVar *v, Dim *e)
 static Dim *known_sum_subst(Plan *p, Dim *d, int sure)
 {
     Ctx *c = p->c;
-    const DimMap *m = &p->known;
-    for (size_t s = 0; s < m->cap; s++) {
-        Dim *k = m->slot[s].key;
-        PVal *pv = m->slot[s].val;
-        if (!k || pv->since > p->at || k->ragged || k->nt < 2)
-            continue;
-        for (uint32_t i = 0; i < k->nt; i++) {
-            const Mono *t = &k->t[i];
-            if (t->nf != 1 || !t->f[0].var || t->f[0].pow != 1 || (t->coef != 1 && t->coef != -1))
-                continue;
-            DVar *v = t->f[0].var;
-            if (plan_var(v) || !dim_mentions(d, v))
-                continue;
-            Mono *one = ar_alloc(c->arena, sizeof *one);
-            *one = *t;
-            Dim *r = dim_sub(c, k, dim_canon(c, one, 1, NULL), NULL);  /* R */
-            if (dim_mentions(r, v))
-                continue;
-            Dim *e = dim_sub(c, dim_of_var(c, stand_in(p, pv), NULL), r, NULL);
-            if (t->coef == -1)
-                e = dim_scale(c, e, -1, NULL);
-            Dim *out = subst_var(c, d, v, e);
-            if (out && known_plain(p, out, 0) && !(sure && plan_unknown_vars(p, out)))
-                return out;
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            DVar *v = d->t[i].f[j].var;
+            KnownIx *x = v && !plan_var(v) ? known_ix(p, v, 0) : NULL;
+            for (KnownRef *ref = x ? x->sum : NULL; ref; ref = ref->next) {
+                Dim *k = ref->key;
+                if (ref->val->since > p->at || ref->stamp == p->ix_stamp)
+                    continue;
+                ref->stamp = p->ix_stamp;
+                int64_t coef = 0;
+                for (uint32_t a = 0; a < k->nt; a++)
+                    if (k->t[a].nf == 1 && k->t[a].f[0].var == v)
+                        coef = k->t[a].coef;
+                Dim *r = dim_sub(c, k, dim_scale(c, dim_of_var(c, v, NULL), coef, NULL), NULL);  /* R */
+                if (dim_mentions(r, v))
+                    continue;
+                Dim *e = dim_sub(c, dim_of_var(c, stand_in(p, ref->val), NULL), r, NULL);
+                if (coef == -1)
+                    e = dim_scale(c, e, -1, NULL);
+                Dim *out = subst_var(c, d, v, e);
+                if (out && known_plain(p, out, 0) && !(sure && plan_unknown_vars(p, out)))
+                    return out;
+            }
         }
-    }
     return NULL;
 }
 
 Dim *plan_known_subst(Plan *p, Dim *d, int sure)
 {
     Ctx *c = p->c;
-    const DimMap *m = &p->known;
     d = dim_norm(c, d);
     if (d->ragged)
         return NULL;
     Dim *cur = d;
-    for (size_t s = 0; s < m->cap; s++) {
-        Dim *k = m->slot[s].key;
-        PVal *v = m->slot[s].val;
-        if (!k || v->since > p->at || k->ragged || k->nt != 1 || k->t[0].nf == 0 || k->t[0].coef != 1)
-            continue;
-        const Mono *km = &k->t[0];
-        int vars_only = 1;
-        for (uint32_t a = 0; a < km->nf; a++)
-            vars_only &= km->f[a].var != NULL;
-        if (!vars_only)
-            continue;
+    p->ix_stamp++;
+    /* the known products of variables whose first variable is one of d's */
+    PtrVec cands = { 0 };
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++) {
+            KnownIx *x = d->t[i].f[j].var ? known_ix(p, d->t[i].f[j].var, 0) : NULL;
+            for (KnownRef *r = x ? x->prod : NULL; r; r = r->next)
+                if (r->stamp != p->ix_stamp && r->val->since <= p->at) {
+                    r->stamp = p->ix_stamp;
+                    pv_push(c->arena, &cands, r);
+                }
+        }
+    for (int s = 0; s < cands.n; s++) {
+        KnownRef *r = cands.items[s];
+        PVal *v = r->val;
+        const Mono *km = &r->key->t[0];
         Mono *ms = ar_alloc(c->arena, sizeof(Mono) * (cur->nt ? cur->nt : 1));
         int hit = 0;
         for (uint32_t i = 0; i < cur->nt; i++) {
@@ -719,7 +832,7 @@ static const char *record_known(Pl *pl, Dim *d, PVal *val, const Origin *why)
     v->src = NULL;
     v->local = st->local;
     v->since = pl->p->steps.n;
-    dm_put(&pl->p->known, d, v);
+    put_known(pl->p, d, v);
     if (val->nonneg)
         pv_push(pl->c->arena, &pl->nonneg, d);
     return st->local;
@@ -1329,6 +1442,7 @@ int plan_function(Plan *p, const Scheme *s)
     Arena *a = pl.c->arena;
     dm_init(&p->known, a, pl.c->epoch + 1);
     p->known.memo = p->memo;
+    dm_init(&p->known_ix, a, pl.c->epoch + 1);
     p->at = INT_MAX;                      /* planning: everything known so far */
     /* Every input's rank, and its sizes, before anything reads them. */
     for (int i = 0; i < p->inputs.n; i++) {

@@ -151,6 +151,12 @@ typedef struct Plan {
     Loc refused_at;
     PtrVec noted_d, noted_s;   /* variables given a note (plan_clear) */
     int nlocal;
+    DimMap known_ix;        /* a variable's Dim -> KnownIx: the expressions
+                             * of `known` that may stand in where it occurs
+                             * (plan.c, index_known), so that each lookup
+                             * reads a few, not all */
+    struct KnownRef *lead_other;   /* those whose lead term has no variable */
+    uint32_t ix_stamp;
 } Plan;
 
 /* Plans the checks of a function whose tensors are in p (inputs, outputs,
