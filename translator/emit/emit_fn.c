@@ -1125,11 +1125,17 @@ static void write_step(W *w, PStep *st)
 
 /* ---- outputs and intermediates ----------------------------------------- */
 
+/* An axis whose size the inputs do not determine (a data-dependent `?`). */
+typedef struct OpenAxis {
+    const char *idx;        /* its index in the shape, a C expression */
+    Dim *d;                 /* its size */
+    unsigned axis;          /* its place in the pattern (for messages) */
+} OpenAxis;
+
 /* Writes t's shape into the axon_shape `dst`.  The fixed-rank prefix (before
  * any shape variable) is stored directly: the header's #if guarantees
  * AXON_MAX_RANK is large enough for it.  The axes whose size the inputs
- * do not determine (a data-dependent `?`) go to *open: each one's index in
- * dst (a C expression), its size and its place in the pattern. */
+ * do not determine go to *open (OpenAxis*). */
 static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, PtrVec *open)
 {
     Arena *a = w->c->arena;
@@ -1149,9 +1155,11 @@ static void emit_result(W *w, PTensor *t, const char *dst, int *max_static, PtrV
             v = dim_value(w, d, why, ar_printf(a, "a size of %s", t->desc));
             if (!v) {
                 v = "AXON_DIM_UNKNOWN";
-                pv_push(a, open, (void *)(sizes || !*runs ? ar_printf(a, "%u%s", sizes, runs) : runs + 3));
-                pv_push(a, open, d);
-                pv_push(a, open, (void *)(uintptr_t)i);
+                OpenAxis *o = ar_alloc(a, sizeof *o);
+                o->idx = sizes || !*runs ? ar_printf(a, "%u%s", sizes, runs) : runs + 3;   /* (no "0 + ") */
+                o->d = d;
+                o->axis = i;
+                pv_push(a, open, o);
             }
             sizes++;
         }
@@ -1194,8 +1202,10 @@ static const char *bound_value(W *w, Dim *u)
         return e;
     const char *v = plan_local(w->p, "m");
     line(w, "int64_t %s = %s;", v, e);
-    if (dim_has_neg(u))
-        line(w, "if (%s < 0)", v), line(w, "    %s = 0;", v);
+    if (dim_has_neg(u)) {
+        line(w, "if (%s < 0)", v);
+        line(w, "    %s = 0;", v);
+    }
     if (arith || cond) {
         line(w, "if (%s%s%s) {", arith ? "bad" : "", arith && cond ? " || " : "", cond ? cond : "");
         line(w, "    %s = AXON_DIM_UNKNOWN;", v);
@@ -1216,21 +1226,19 @@ static void emit_max(W *w, PTensor *t, const char *dst, const char *mdst, PtrVec
     Arena *a = w->c->arena;
     const Origin *why = t->type->origin;
     line(w, "%s = %s;", mdst, dst);
-    for (int i = 0; i + 2 < open->n; i += 3) {
-        const char *idx = open->items[i];
-        Dim *d = open->items[i + 1];
-        unsigned axis = (unsigned)(uintptr_t)open->items[i + 2];
-        Dim *u = bounds_upper(rb, d);
+    for (int i = 0; i < open->n; i++) {
+        const OpenAxis *o = open->items[i];
+        Dim *u = bounds_upper(rb, o->d);
         const char *v = u ? bound_value(w, u) : NULL;
         if (v)
-            t->bound = ar_printf(a, "%s%saxis %u at most %s", t->bound ? t->bound : "", t->bound ? ", " : "", axis,
-                                 dim_text(w, u, 0));
+            t->bound = ar_printf(a, "%s%saxis %u at most %s", t->bound ? t->bound : "", t->bound ? ", " : "",
+                                 o->axis, dim_text(w, u, 0));
         else if (warn)
             diag_warning(w->c->diag, why ? why->loc : (Loc){ 0, 0, 0 },
                          "'%s': %s axis %u (%s) is not determined by the input shapes, and no `where` clause "
                          "bounds it: it is AXON_DIM_UNKNOWN at run time, and so is its largest size",
-                         w->p->fname, t->desc, axis, dim_text(w, d, 0));
-        line(w, "%s.dims[%s] = %s;", mdst, idx, v ? v : "AXON_DIM_UNKNOWN");
+                         w->p->fname, t->desc, o->axis, dim_text(w, o->d, 0));
+        line(w, "%s.dims[%s] = %s;", mdst, o->idx, v ? v : "AXON_DIM_UNKNOWN");
     }
 }
 
@@ -1746,14 +1754,13 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
 
     /* Outputs, then intermediates when asked. */
     int max_static = 0;
-    PtrVec **open = ar_alloc(a, sizeof(PtrVec *) * (size_t)(plan.outputs.n + 1));
+    PtrVec *open = ar_alloc(a, sizeof(PtrVec) * (size_t)(plan.outputs.n + 1));   /* each output's OpenAxis* */
     for (int i = 0; i < plan.outputs.n; i++) {
         PTensor *t = plan.outputs.items[i];
         if (!rank_known(w, t))
             return not_exported(w, at, ar_printf(a, "the rank of %s (%s) is not determined by the input shapes",
                                                  t->desc, shape_text(w, t->type->u.ten.shape)));
-        open[i] = ar_alloc(a, sizeof(PtrVec));
-        emit_result(w, t, ar_printf(a, "out[%d]", i), &max_static, open[i]);
+        emit_result(w, t, ar_printf(a, "out[%d]", i), &max_static, &open[i]);
     }
     /* The largest shapes (spec section 5b: the bound of a data-dependent
      * `?`), from what the plan knows. */
@@ -1762,7 +1769,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         line(w, "if (out_max) {");
         w->indent++;
         for (int i = 0; i < plan.outputs.n; i++)
-            emit_max(w, plan.outputs.items[i], ar_printf(a, "out[%d]", i), ar_printf(a, "out_max[%d]", i), open[i],
+            emit_max(w, plan.outputs.items[i], ar_printf(a, "out[%d]", i), ar_printf(a, "out_max[%d]", i), &open[i],
                      rb, 1);
         w->indent--;
         line(w, "}");

@@ -437,53 +437,58 @@ static Dim *known_sum_subst(Plan *p, Dim *d, int sure)
     return NULL;
 }
 
-Dim *plan_known_subst(Plan *p, Dim *d, int sure)
+/* cur with the known product of variables of r standing in as often as it
+ * divides each term (the stand-in, newest, after the other variables), or
+ * NULL where it divides none. */
+static Dim *subst_product(Plan *p, Dim *cur, const KnownRef *r)
 {
     Ctx *c = p->c;
-    d = dim_norm(c, d);
+    const Mono *km = &r->key->t[0];
+    Mono *ms = ar_alloc(c->arena, sizeof(Mono) * (cur->nt ? cur->nt : 1));
+    int hit = 0;
+    for (uint32_t i = 0; i < cur->nt; i++) {
+        const Mono *t = &cur->t[i];
+        Factor *q = ar_alloc(c->arena, sizeof(Factor) * (t->nf + 1));
+        uint32_t nq;
+        uint32_t j = mono_div_power(t, km, q, &nq);
+        if (j > 0) {
+            uint32_t at = 0;
+            while (at < nq && q[at].var)
+                at++;
+            memmove(q + at + 1, q + at, sizeof(Factor) * (nq - at));
+            q[at] = (Factor){ stand_in(p, r->val), NULL, j };
+            nq++;
+            hit = 1;
+        }
+        ms[i] = (Mono){ t->coef, nq, q };
+    }
+    return hit ? dim_canon(c, ms, cur->nt, cur->origin) : NULL;
+}
+
+Dim *plan_known_subst(Plan *p, Dim *d, int sure)
+{
+    d = dim_norm(p->c, d);
     if (d->ragged)
         return NULL;
     Dim *cur = d;
     p->ix_stamp++;
-    /* the known products of variables whose first variable is one of d's */
-    PtrVec cands = { 0 };
+    /* the known products of variables whose first variable is one of d's
+     * (each once: a variable may be in several terms) */
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             KnownIx *x = d->t[i].f[j].var ? known_ix(p, d->t[i].f[j].var, 0) : NULL;
-            for (KnownRef *r = x ? x->prod : NULL; r; r = r->next)
-                if (r->stamp != p->ix_stamp && r->val->since <= p->at) {
-                    r->stamp = p->ix_stamp;
-                    pv_push(c->arena, &cands, r);
-                }
-        }
-    for (int s = 0; s < cands.n; s++) {
-        KnownRef *r = cands.items[s];
-        PVal *v = r->val;
-        const Mono *km = &r->key->t[0];
-        Mono *ms = ar_alloc(c->arena, sizeof(Mono) * (cur->nt ? cur->nt : 1));
-        int hit = 0;
-        for (uint32_t i = 0; i < cur->nt; i++) {
-            const Mono *t = &cur->t[i];
-            Factor *q = ar_alloc(c->arena, sizeof(Factor) * (t->nf + 1));
-            uint32_t nq;
-            uint32_t j = mono_div_power(t, km, q, &nq);
-            if (j > 0) {             /* the stand-in (newest) after the other variables */
-                uint32_t at = 0;
-                while (at < nq && q[at].var)
-                    at++;
-                memmove(q + at + 1, q + at, sizeof(Factor) * (nq - at));
-                q[at] = (Factor){ stand_in(p, v), NULL, j };
-                nq++;
-                hit = 1;
+            for (KnownRef *r = x ? x->prod : NULL; r; r = r->next) {
+                if (r->stamp == p->ix_stamp || r->val->since > p->at)
+                    continue;
+                r->stamp = p->ix_stamp;
+                Dim *next = subst_product(p, cur, r);
+                if (!next)
+                    continue;
+                cur = next;
+                if (known_plain(p, cur, 0) && !(sure && plan_unknown_vars(p, cur)))
+                    return cur;
             }
-            ms[i] = (Mono){ t->coef, nq, q };
         }
-        if (!hit)
-            continue;
-        cur = dim_canon(c, ms, cur->nt, d->origin);
-        if (known_plain(p, cur, 0) && !(sure && plan_unknown_vars(p, cur)))
-            return cur;
-    }
     return known_sum_subst(p, cur, sure);
 }
 
