@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bounds.h"
+#include "cnames.h"
 #include "dim.h"
 #include "emit.h"
 #include "plan.h"
@@ -37,6 +38,8 @@ typedef struct W {
                              * sizes it compares may be AXON_DIM_UNKNOWN */
     PtrVec decls;           /* Decl*: locals whose declaration is dropped
                              * when nothing reads them */
+    Dim *from_vars;         /* computed from its variables alone, not read
+                             * from a value that stands for it (PStep) */
 } W;
 
 typedef struct Decl {
@@ -270,8 +273,14 @@ static const char *i64(W *w, int64_t v)
 
 /* ---- run-time values ---------------------------------------------------- */
 
-static const char *run_p(W *w, const SVar *v) { return ar_printf(w->c->arena, "s_%s_p", plan_run(v)->name); }
-static const char *run_n(W *w, const SVar *v) { return ar_printf(w->c->arena, "s_%s_n", plan_run(v)->name); }
+static const char *run_p(W *w, const SVar *v)
+{
+    return ar_printf(w->c->arena, "s_%s_p", cn_spell(w->c->arena, plan_run(v)->name, CN_TENSOR));
+}
+static const char *run_n(W *w, const SVar *v)
+{
+    return ar_printf(w->c->arena, "s_%s_n", cn_spell(w->c->arena, plan_run(v)->name, CN_TENSOR));
+}
 
 /* An axis position as C: k plus the runs' lengths. */
 static const char *pos_c(W *w, const PPos *p)
@@ -350,8 +359,8 @@ static void unknown_vars(W *w, Dim *d, Buf *b)
             if (!f->var) {
                 unknown_vars(w, f->div->num, b);
                 unknown_vars(w, f->div->den, b);
-            } else if (plan_var(f->var) && plan_var(f->var)->maybe_unknown) {
-                const char *t = ar_printf(w->c->arena, "%s == AXON_DIM_UNKNOWN", var_c(w, plan_var(f->var)));
+            } else if (plan_var(w->p, f->var) && plan_var(w->p, f->var)->maybe_unknown) {
+                const char *t = ar_printf(w->c->arena, "%s == AXON_DIM_UNKNOWN", var_c(w, plan_var(w->p, f->var)));
                 if (!strstr(buf_str(b), t))
                     buf_printf(b, "%s%s", b->n ? " || " : "", t);
             }
@@ -378,7 +387,7 @@ static int plan_dim_computable(W *w, Dim *d)
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
-            if (f->var ? !plan_var(f->var) : !plan_dim_computable(w, f->div->num) || !plan_dim_computable(w, f->div->den))
+            if (f->var ? !plan_var(w->p, f->var) : !plan_dim_computable(w, f->div->num) || !plan_dim_computable(w, f->div->den))
                 return 0;
         }
     return 1;
@@ -394,13 +403,21 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith);
  * looking at the other, so a 0 quotient makes the rest 0), and the first
  * factor goes through axon__guard, which makes it 0 when a size of the
  * product is 0 (every division is still computed: its divisor is tested). */
+/* A product of more factors than this is an array that axon__prod
+ * multiplies (0 when a factor is 0, however large the others): nested
+ * calls would be as deep as the product is long (`elements(s)` of a
+ * 65536-axis s), past what compilers parse. */
+enum { MONO_NEST_MAX = 8 };
+
 static const char *mono_c(W *w, const Mono *m, int later, int raw, int *arith, int *neg)
 {
     Arena *a = w->c->arena;
     const char *term = NULL, *zero = NULL;
-    int nmul = 0;
+    uint64_t nmul = 0;
     for (uint32_t j = 0; j < m->nf; j++)
-        nmul += (int)m->f[j].pow;
+        nmul += m->f[j].pow;
+    if (nmul > MONO_NEST_MAX)
+        nmul = 0;                           /* (no guard: axon__prod's) */
     PtrVec xs = { 0 };                      /* the factors, divisions first */
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t j = 0; j < m->nf; j++) {
@@ -409,9 +426,9 @@ static const char *mono_c(W *w, const Mono *m, int later, int raw, int *arith, i
             if ((f->var != NULL) != (pass == 1))
                 continue;
             if (f->var) {
-                if (!plan_var(f->var))
+                if (!plan_var(w->p, f->var))
                     return NULL;
-                x = var_c(w, plan_var(f->var));
+                x = var_c(w, plan_var(w->p, f->var));
                 if (nmul > 2)
                     zero = zero ? ar_printf(a, "%s || %s == 0", zero, x) : ar_printf(a, "%s == 0", x);
             } else {
@@ -425,7 +442,19 @@ static const char *mono_c(W *w, const Mono *m, int later, int raw, int *arith, i
             for (uint32_t p = 0; p < f->pow; p++)
                 pv_push(a, &xs, (void *)x);
         }
-    for (int i = 0; i < xs.n; i++) {
+    if (xs.n > MONO_NEST_MAX) {
+        Buf b;
+        buf_init(&b, a);
+        const char *arr = plan_local(w->p, "pf");
+        buf_printf(&b, "const int64_t %s[] = { ", arr);
+        for (int i = 0; i < xs.n; i++)
+            buf_printf(&b, "%s%s", i ? ", " : "", (const char *)xs.items[i]);
+        buf_puts(&b, " };");
+        decl(w, arr, buf_str(&b));
+        term = ar_printf(a, "axon__prod(%s, %d, &bad)", arr, xs.n);
+        *arith = 1;
+    }
+    for (int i = 0; i < xs.n && xs.n <= MONO_NEST_MAX; i++) {
         const char *x = xs.items[i];
         if (i == 0 && zero)
             x = ar_printf(a, "axon__guard(%s, %s)", x, zero);
@@ -465,15 +494,16 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith)
         return i64(w, k);
     DVar *v = dim_is_var(d);
     if (v)
-        return plan_var(v) ? var_c(w, plan_var(v)) : NULL;
-    const PVal *kv = plan_known(w->p, d);
+        return plan_var(w->p, v) ? var_c(w, plan_var(w->p, v)) : NULL;
+    int own = w->from_vars && dim_equal(d, w->from_vars);
+    const PVal *kv = own ? NULL : plan_known(w->p, d);
     if (kv)
         return val_c(w, kv);
-    const char *given = cached(w, d);
+    const char *given = own ? NULL : cached(w, d);
     if (given)
         return given;
-    int computable = raw || plan_dim_computable(w, d);
-    if (!computable || (!raw && (plan_unknown_vars(w->p, d) || dim_has_neg(d)))) {
+    int computable = raw || own || plan_dim_computable(w, d);
+    if (!own && (!computable || (!raw && (plan_unknown_vars(w->p, d) || dim_has_neg(d))))) {
         /* c * K + rest, with K an expression an input gives: where d's
          * variables are not all known, or where one may be
          * AXON_DIM_UNKNOWN and the split leaves none that may, or where
@@ -764,8 +794,8 @@ static const char *expect_from(W *w, PStep *st, const Origin **why, const char *
     DVar *v = dim_is_var(d);
     const char *text = dim_text(w, d, st->raw);
     *from_idx = NULL;
-    if (v && plan_var(v)->from) {
-        PVar *pv = plan_var(v);
+    if (v && plan_var(w->p, v)->from) {
+        PVar *pv = plan_var(w->p, v);
         *from_idx = pv->from_idx;
         DVar *u = st->orig ? dim_is_var(st->orig) : NULL, *src = pv->src ? dim_is_var(pv->src) : NULL;
         const Origin *tie = u && src && u != src ? why_equal(w, u, src) : NULL;
@@ -802,7 +832,10 @@ static void w_check(W *w, PStep *st)
                  ar_printf(a, "is {}, expected %lld", (long long)k), val, NULL, NULL);
         return;
     }
+    if (st->from_vars)
+        w->from_vars = dim_norm(w->c, st->d);
     const char *want = dim_local(w, st->d, why, ar_printf(a, "the size expected at %s", st->val.where));
+    w->from_vars = NULL;
     const char *from_idx;
     const char *from = expect_from(w, st, &why, &from_idx);
     val_fail(w, &st->val, ar_printf(a, "%s != %s", val, want), "AXON_ERR_SIZE", why,
@@ -814,7 +847,7 @@ static void w_check(W *w, PStep *st)
 
 static void w_bind(W *w, PStep *st)
 {
-    PVar *pv = plan_var(st->var);
+    PVar *pv = plan_var(w->p, st->var);
     const char *val = val_c(w, &st->val);
     pv->from_idx = val_idx(w, &st->val);
     decl(w, pv->local, ar_printf(w->c->arena, "int64_t %s = %s;", pv->local, val));
@@ -830,7 +863,7 @@ static void w_bind(W *w, PStep *st)
 static void w_solve(W *w, PStep *st)
 {
     Arena *a = w->c->arena;
-    PVar *pv = plan_var(st->var);
+    PVar *pv = plan_var(w->p, st->var);
     const Origin *why = node_reason(st->orig, st->why);
     const char *val = val_c(w, &st->val);
     const char *form = dim_text(w, st->d, st->raw);
@@ -871,12 +904,14 @@ static void w_solve(W *w, PStep *st)
             fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where),
                     NULL, NULL, NULL, NULL);
         }
-        zero = ar_printf(a, "%s == 0", mul);
-        val_fail(w, &st->val, ar_printf(a, "%s && %s != 0", zero, t), "AXON_ERR_CONSTRAINT", why,
-                 ar_printf(a, "is {}, which is not of the form %s (%s is 0)", form, dim_text(w, st->factor, st->raw)),
-                 val, NULL, NULL);
-        /* (the remaining checks hold where the multiplier is 0) */
-        w->guard = unk ? ar_printf(a, "%s || %s", unk, zero) : zero;
+        if (!st->nonzero) {
+            zero = ar_printf(a, "%s == 0", mul);
+            val_fail(w, &st->val, ar_printf(a, "%s && %s != 0", zero, t), "AXON_ERR_CONSTRAINT", why,
+                     ar_printf(a, "is {}, which is not of the form %s (%s is 0)", form, dim_text(w, st->factor, st->raw)),
+                     val, NULL, NULL);
+            /* (the remaining checks hold where the multiplier is 0) */
+            w->guard = unk ? ar_printf(a, "%s || %s", unk, zero) : zero;
+        }
     }
     const char *x = st->pow == 1 && !zero && !unk ? pv->local : plan_local(w->p, "q");
     if (st->factor || !(st->coef == 1)) {
@@ -894,7 +929,7 @@ static void w_solve(W *w, PStep *st)
         line(w, "int64_t %s = %s;", x, t);
     }
     /* A size >= 0 divided by a positive multiplier cannot be negative. */
-    if (!(rest0 && st->val.nonneg && st->coef > 0))
+    if (!(rest0 && st->val.nonneg && st->coef > 0 && (!st->factor || st->nonzero)))
         val_fail(w, &st->val, ar_printf(a, "%s < 0", x), "AXON_ERR_NEGATIVE", why,
                  ar_printf(a, "is {}, which is not of the form %s with %s >= 0", form, name), val, NULL, NULL);
     const char *r = x;
@@ -968,8 +1003,8 @@ static void w_bcast_dim(W *w, PStep *st)
         }
         const char *text = dim_text(w, d, 0);
         DVar *dv = dim_is_var(d);
-        const char *from = dv && plan_var(dv) && plan_var(dv)->from
-                               ? ar_printf(a, "%s, from %s", text, plan_var(dv)->from)
+        const char *from = dv && plan_var(w->p, dv) && plan_var(w->p, dv)->from
+                               ? ar_printf(a, "%s, from %s", text, plan_var(w->p, dv)->from)
                                : text;
         fail_if(w, ar_printf(a, "axon__bcast(&%s, %s)", acc, v), "AXON_ERR_BROADCAST", k->why,
                 ar_printf(a, "cannot broadcast size {} (%s) with size {}", from), v, acc, NULL, NULL);
@@ -1270,11 +1305,22 @@ static void check_temp_rank(W *w, PTensor *t)
 /* Whether every shape variable of t is known (else its rank is unknown). */
 static int elem_of(W *w, PTensor *t);
 
+/* A dims value (an output `[n, n]`): its shape is its values, held by the
+ * axon_shape itself; it has no buffer, so no elements (spec section 5b). */
+static int is_dims(const PTensor *t)
+{
+    return elem_find(t->type->u.ten.elem)->prim == EL_DIMS;
+}
+
 /* A tensor whose every size is a constant: its element and byte counts
  * (spec section 8b: #defined, for static arrays); 0 when a size is not
  * constant or a count does not fit int64. */
 static int constant_counts(W *w, PTensor *t, int64_t *elems, int64_t *bytes)
 {
+    if (is_dims(t)) {
+        *elems = *bytes = 0;
+        return 1;
+    }
     Shape *s = shape_norm(w->c, t->type->u.ten.shape);
     uint64_t n = 1;
     for (uint32_t i = 0; i < s->n; i++) {
@@ -1392,7 +1438,9 @@ static void collect_unnamed(W *w, Expr *e, PtrVec *out)
             const char *op = x->kind == EX_NEG ? "neg" : x->name ? op_word(x->name) : "call";
             PTensor *p = ar_alloc(a, sizeof *p);
             p->desc = ar_printf(a, "%s at %d:%d", op, ln, col);
-            p->cname = ar_printf(a, "%s_%d_%d", emit_c_name(a, op), ln, col);
+            /* (parsed from the right: op_L_C; an op with a ' spelled, so
+             * starting with `_`: no user spelling has that form, cnames.h) */
+            p->cname = ar_printf(a, "%s_%d_%d", strchr(op, '\'') ? cn_spell(a, op, CN_TENSOR) : op, ln, col);
             p->type = t;
             pv_push(a, &found, p);
         }
@@ -1427,7 +1475,7 @@ static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
     if (!p || !t)
         return;
     t = type_prune(t);
-    if (p->kind == PAT_NAME && t->kind == TY_TENSOR) {
+    if (p->kind == PAT_NAME && t->kind == TY_TENSOR && elem_find(t->u.ten.elem)->prim != EL_DIMS) {
         PTensor *x = ar_alloc(w->c->arena, sizeof *x);
         x->desc = p->name;
         x->type = t;
@@ -1437,19 +1485,6 @@ static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
         for (uint32_t i = 0; i < t->u.fun.n; i++)
             collect_temps(w, p->items.items[i], t->u.fun.items[i], out);
     }
-}
-
-const char *emit_c_name(Arena *a, const char *name)
-{
-    Buf b;
-    buf_init(&b, a);
-    for (const char *s = name; *s; s++) {
-        if (*s == '\'')
-            buf_puts(&b, "_prime");
-        else
-            buf_putc(&b, *s);
-    }
-    return buf_str(&b);
 }
 
 /* The tensors of a type (a function's parameters and result), counting
@@ -1510,33 +1545,6 @@ static int not_exported(W *w, Loc loc, const char *why)
  * C identifier that is no keyword of C, C++ or CUDA, no macro of the
  * standard headers the header includes (all capitals are refused), and not
  * reserved (a leading underscore). */
-static int member_ok(const char *s)
-{
-    static const char *const reserved[] = {
-        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-        "char", "class", "compl", "const", "const_cast", "constexpr", "continue", "decltype", "default", "delete",
-        "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-        "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not",
-        "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-        "reinterpret_cast", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
-        "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef",
-        "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while",
-        "xor", "xor_eq", "errno", "assert", "offsetof", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-        "uint16_t", "uint32_t", "uint64_t", "size_t", "dims", "rank",
-    };
-    if (!s || !*s || s[0] == '_' || strchr(s, '\''))
-        return 0;
-    int lower = 0;
-    for (const char *p = s; *p; p++)
-        lower |= (*p >= 'a' && *p <= 'z');
-    if (!lower || strncmp(s, "axon", 4) == 0)
-        return 0;
-    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-        if (strcmp(s, reserved[i]) == 0)
-            return 0;
-    return 1;
-}
-
 /* The members of P_NAME_dims, named after the function's annotation names
  * where a size has one (spec section 8b: `dims.n`, `dims.d_model`, stable
  * when parameters are reordered), else the letters axonc check prints; a
@@ -1544,7 +1552,7 @@ static int member_ok(const char *s)
  * (they get letters, with _ appended while a letter is taken). */
 static const char *member_name(W *w, Symtab *hints, Symtab *taken, void *key, const char *hint, const char *letter)
 {
-    if (hint && member_ok(hint) && st_get(hints, hint) == key)
+    if (hint && cn_free_identifier(hint) && st_get(hints, hint) == key)
         return hint;
     const char *m = letter;
     while (st_get(taken, m) && st_get(taken, m) != key)
@@ -1581,7 +1589,7 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
                     for (uint32_t m = 0; m < d->nt; m++)
                         for (uint32_t f = 0; f < d->t[m].nf; f++) {
                             DVar *v = d->t[m].f[f].var;
-                            if (v && (!v->dyn || plan_var(v)) && namer_name_of(nm, &v->stamp, &v->mark))
+                            if (v && (!v->dyn || plan_var(w->p, v)) && namer_name_of(nm, &v->stamp, &v->mark))
                                 pv_push(a, &vars, v);
                         }
                 }
@@ -1610,7 +1618,7 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
     void *const shared = &hints;
     for (int i = 0; i < members.n; i++) {
         const Member *mb = members.items[i];
-        if (mb->hint && member_ok(mb->hint)) {
+        if (mb->hint && cn_free_identifier(mb->hint)) {
             void *was = st_get(&hints, mb->hint);
             st_put(&hints, mb->hint, was && was != mb->var ? shared : mb->var);
         }
@@ -1635,7 +1643,7 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
         } else {
             DVar *v = mb->var;
             buf_printf(&fc->dims, "    int64_t %s;\n", name);
-            line(w, "    dims->%s = %s;", name, plan_var(v) ? plan_var(v)->local : "AXON_DIM_UNKNOWN");
+            line(w, "    dims->%s = %s;", name, plan_var(w->p, v) ? plan_var(w->p, v)->local : "AXON_DIM_UNKNOWN");
         }
     }
     line(w, "}");
@@ -1697,9 +1705,11 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         int before = plan.inputs.n;
         if (flatten(w, ft->u.fun.items[i], desc, &plan.inputs, &why_not, NULL, 0))
             return not_exported(w, at, why_not);
-        const char *pn = p && strcmp(p->name, "_") != 0 ? p->name : ar_printf(a, "arg%u", i + 1);
+        /* (cnames.h: a spelling never has `__` after a letter or a digit,
+         * nor starts `__` then a digit, so these are the generated ones) */
+        const char *pn = p && strcmp(p->name, "_") != 0 ? cn_spell(a, p->name, CN_TENSOR) : ar_printf(a, "__%u", i + 1);
         for (int k = before; k < plan.inputs.n; k++)
-            pv_push(a, &in_names, plan.inputs.n - before == 1 ? (void *)pn : ar_printf(a, "%s_%d", pn, k - before));
+            pv_push(a, &in_names, plan.inputs.n - before == 1 ? (void *)pn : ar_printf(a, "%s__%d", pn, k - before));
         for (int k = before; k < plan.inputs.n; k++)
             ((PTensor *)plan.inputs.items[k])->at = origin_new(w->c, p ? p->loc : at, p ? p->name : plan.fname, NULL, 0);
     }
@@ -1848,6 +1858,11 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         for (int i = 0; i < with_temps[l]->n; i++) {
             PTensor *t = with_temps[l]->items[i];
             const char *arr = list_names[l];
+            if (is_dims(t)) {               /* its values are its shape: no buffer */
+                line(w, "plan->%s_elements[%d] = plan->%s_bytes[%d] = 0;", arr, i, arr, i);
+                line(w, "plan->%s_max_elements[%d] = plan->%s_max_bytes[%d] = 0;", arr, i, arr, i);
+                continue;
+            }
             fail_if(w,
                     ar_printf(a, "axon__count(&plan->%s[%d], %d, &plan->%s_elements[%d], &plan->%s_bytes[%d])", arr, i,
                               elem_size(elem_of(w, t)), arr, i, arr, i),
@@ -1891,28 +1906,36 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
         maxima[l] = ar_alloc(a, sizeof(int64_t) * (size_t)(list->n ? list->n : 1));
         for (int i = 0; i < list->n && bounded; i++)
-            bounded = bounds_max_elements(bd, ((PTensor *)list->items[i])->type->u.ten.shape, &maxima[l][i]);
+            if (!is_dims(list->items[i]))
+                bounded = bounds_max_elements(bd, ((PTensor *)list->items[i])->type->u.ten.shape, &maxima[l][i]);
     }
     for (int l = 0; l < 3; l++) {
         PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
         for (int i = 0; i < list->n; i++) {
             PTensor *t = list->items[i];
-            const char *base = l == 0 ? ar_printf(a, "IN_%s", emit_c_name(a, in_names.items[i]))
+            const char *base = l == 0 ? ar_printf(a, "IN_%s", (const char *)in_names.items[i])
                              : l == 1 ? ar_printf(a, "OUT_%d", i)
-                                      : ar_printf(a, "TMP_%s", t->cname ? t->cname : emit_c_name(a, t->desc));
+                                      : ar_printf(a, "TMP_%s", t->cname ? t->cname : cn_spell(a, t->desc, CN_TENSOR));
             const char *m = base;
-            for (int k = 2; st_get(&used, m); k++)
-                m = ar_printf(a, "%s_%d", base, k);
+            for (int k = 2; st_get(&used, m); k++)      /* a name bound again: x__2 */
+                m = ar_printf(a, "%s__%d", base, k);
             st_put(&used, m, (void *)m);
+            pv_push(a, &fc->names, ar_printf(a, "%s_%s", cname, m));
             buf_printf(&fc->indices, "#define %s_%s %d\n", cname, m, i);
             int64_t elems, bytes;
-            if (constant_counts(w, t, &elems, &bytes))
+            if (constant_counts(w, t, &elems, &bytes)) {
                 buf_printf(&fc->indices, "#define %s_%s_ELEMENTS %lld\n#define %s_%s_BYTES %lld\n", cname, m,
                            (long long)elems, cname, m, (long long)bytes);
-            int64_t mx = maxima[l][i], size = elem_size(elem_of(w, t));
-            if (bounded && (mx == 0 || mx <= INT64_MAX / size))
+                pv_push(a, &fc->names, ar_printf(a, "%s_%s_ELEMENTS", cname, m));
+                pv_push(a, &fc->names, ar_printf(a, "%s_%s_BYTES", cname, m));
+            }
+            int64_t mx = is_dims(t) ? 0 : maxima[l][i], size = elem_size(elem_of(w, t));
+            if (bounded && (mx == 0 || mx <= INT64_MAX / size)) {
                 buf_printf(&fc->indices, "#define %s_%s_MAX_ELEMENTS %lld\n#define %s_%s_MAX_BYTES %lld\n", cname,
                            m, (long long)mx, cname, m, (long long)(mx * size));
+                pv_push(a, &fc->names, ar_printf(a, "%s_%s_MAX_ELEMENTS", cname, m));
+                pv_push(a, &fc->names, ar_printf(a, "%s_%s_MAX_BYTES", cname, m));
+            }
         }
     }
     fc->ninputs = plan.inputs.n;

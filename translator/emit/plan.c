@@ -34,8 +34,10 @@
 
 #include <string.h>
 
+#include "cnames.h"
 #include "dim.h"
 #include "solve.h"
+#include "symtab.h"
 #include "types.h"
 
 typedef struct PEq {        /* a waiting equation d = val */
@@ -62,7 +64,7 @@ typedef struct Pl {
     Plan *p;
     Ctx *c;
     PtrVec matches, eqs, cons;
-    PtrVec emitted;         /* texts of the residuals planned (duplicates) */
+    Symtab emitted;         /* texts of the residuals planned (duplicates) */
     PtrVec nonneg;          /* Dim*: expressions equal to a size >= 0 */
     int hard;               /* solve with a factor known only at run time
                              * (whose 0 leaves the unknown undetermined):
@@ -72,12 +74,21 @@ typedef struct Pl {
 
 /* ---- knowledge ---------------------------------------------------------- */
 
-PVar *plan_var(const DVar *v) { return v->aux; }
+/* A variable is known from the step that binds it on (Plan.at: while the
+ * plan is made, everything so far; while it is written, the step being
+ * written): a check written before the step that binds a variable reads
+ * it from a known expression, or not at all. */
+PVar *plan_var(const Plan *p, const DVar *v)
+{
+    PVar *k = v->aux;
+    return k && k->since <= p->at ? k : NULL;
+}
 PRun *plan_run(const SVar *v) { return v->aux; }
 PRun *plan_run_placed(const SVar *v) { PRun *r = v->aux; return r && r->src ? r : NULL; }
 
 static void set_var(Pl *pl, DVar *v, PVar *k)
 {
+    k->since = pl->p->steps.n - 1;      /* (the step that binds it: made) */
     v->aux = k;
     pv_push(pl->c->arena, &pl->p->noted_d, v);
 }
@@ -121,7 +132,7 @@ static int unknown_in(Plan *p, Dim *d, int splits)
     for (uint32_t i = 0; i < d->nt && !any; i++)
         for (uint32_t j = 0; j < d->t[i].nf && !any; j++) {
             const Factor *f = &d->t[i].f[j];
-            any = f->var ? plan_var(f->var) && plan_var(f->var)->maybe_unknown
+            any = f->var ? plan_var(p, f->var) && plan_var(p, f->var)->maybe_unknown
                          : unknown_in(p, f->div->num, splits) || unknown_in(p, f->div->den, splits);
         }
     if (!any || !splits)
@@ -256,7 +267,7 @@ static int known_plain(Plan *p, Dim *d, int raw)
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
-            if (f->var ? !plan_var(f->var)
+            if (f->var ? !plan_var(p, f->var)
                        : f->div->depth <= PLAN_SPLIT_DEPTH ? !known_raw(p, f->div->num, raw) || !known_raw(p, f->div->den, raw)
                                                            : !known_plain(p, f->div->num, raw) || !known_plain(p, f->div->den, raw))
                 return 0;
@@ -313,6 +324,12 @@ const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure)
     d = dim_norm(p->c, d);
     if (d->ragged)
         return NULL;
+    /* A split's rest may hold d again inside a floor division (n split by
+     * the known n / 2 + n leaves -(n / 2)): d is not split inside itself. */
+    for (int i = 0; i < p->splitting.n; i++)
+        if (dim_equal(p->splitting.items[i], d))
+            return NULL;
+    pv_push(p->c->arena, &p->splitting, d);
     const PVal *best = NULL;
     /* the keys whose lead term is one of d's: found by its first variable */
     for (uint32_t i = 0; i < d->nt; i++) {
@@ -323,6 +340,7 @@ const PVal *plan_known_split(Plan *p, Dim *d, int64_t *c, Dim **rest, int sure)
     }
     for (KnownRef *r = p->lead_other; r; r = r->next)
         best = better_split(p, d, r, best, c, rest, sure);
+    p->splitting.n--;
     return best;
 }
 
@@ -413,7 +431,7 @@ static Dim *known_sum_subst(Plan *p, Dim *d, int sure)
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             DVar *v = d->t[i].f[j].var;
-            KnownIx *x = v && !plan_var(v) ? known_ix(p, v, 0) : NULL;
+            KnownIx *x = v && !plan_var(p, v) ? known_ix(p, v, 0) : NULL;
             for (KnownRef *ref = x ? x->sum : NULL; ref; ref = ref->next) {
                 Dim *k = ref->key;
                 if (ref->val->since > p->at || ref->stamp == p->ix_stamp)
@@ -772,7 +790,7 @@ static void collect_unknowns(Pl *pl, Dim *d, Unknowns *u, int in_div)
                 }
                 continue;
             }
-            if (plan_var(f->var))
+            if (plan_var(pl->p, f->var))
                 continue;
             if (in_div)
                 u->in_div = 1;
@@ -782,17 +800,6 @@ static void collect_unknowns(Pl *pl, Dim *d, Unknowns *u, int in_div)
             if (!seen)
                 pv_push(pl->c->arena, &u->vars, f->var);
         }
-}
-
-/* The dimension made of the monomials of d other than the one at skip. */
-static Dim *dim_without(Pl *pl, Dim *d, uint32_t skip)
-{
-    Mono *m = ar_alloc(pl->c->arena, sizeof(Mono) * (d->nt ? d->nt : 1));
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < d->nt; i++)
-        if (i != skip)
-            m[n++] = d->t[i];
-    return dim_canon(pl->c, m, n, NULL);
 }
 
 /* The known factors of monomial m other than x, as a dimension (NULL: 1). */
@@ -812,6 +819,69 @@ static Dim *cofactor(Pl *pl, const Mono *m, const DVar *x)
     return dim_canon(pl->c, one, 1, NULL);
 }
 
+/* d as coef * x^pow * factor + rest, x not in factor nor rest. */
+typedef struct Solve {
+    int64_t coef;
+    uint32_t pow;           /* 0: d is not of that form */
+    Dim *factor;            /* NULL: 1 */
+    Dim *rest;
+} Solve;
+
+/* Collects the terms of d with the unknown x: of one power, they make
+ * x^pow * F + rest (`a * b + b` is b * (a + 1)); F as a coefficient times
+ * a monomial where it is one term.  0 where x's powers differ. */
+static int split_unknown(Pl *pl, Dim *d, const DVar *x, Solve *sv)
+{
+    Arena *a = pl->c->arena;
+    Mono *fm = ar_alloc(a, sizeof(Mono) * (d->nt ? d->nt : 1));
+    Mono *rm = ar_alloc(a, sizeof(Mono) * (d->nt ? d->nt : 1));
+    uint32_t nf = 0, nr = 0;
+    memset(sv, 0, sizeof *sv);
+    for (uint32_t i = 0; i < d->nt; i++) {
+        const Mono *m = &d->t[i];
+        uint32_t pow = 0;
+        for (uint32_t j = 0; j < m->nf; j++)
+            if (m->f[j].var == x)
+                pow = m->f[j].pow;
+        if (!pow) {
+            rm[nr++] = *m;
+            continue;
+        }
+        if (sv->pow && pow != sv->pow)
+            return 0;
+        sv->pow = pow;
+        Dim *co = cofactor(pl, m, x);
+        fm[nf++] = co ? (Mono){ m->coef, co->t[0].nf, co->t[0].f } : (Mono){ m->coef, 0, NULL };
+    }
+    if (!sv->pow)
+        return 0;
+    sv->rest = dim_canon(pl->c, rm, nr, NULL);
+    Dim *f = dim_canon(pl->c, fm, nf, NULL);
+    if (f->nt == 1) {               /* coef * monomial */
+        sv->coef = f->t[0].coef;
+        if (f->t[0].nf) {
+            Mono *one = ar_alloc(a, sizeof *one);
+            *one = (Mono){ 1, f->t[0].nf, f->t[0].f };
+            sv->factor = dim_canon(pl->c, one, 1, NULL);
+        }
+    } else {
+        sv->coef = 1;
+        sv->factor = f;
+    }
+    return 1;
+}
+
+/* Whether d > 0 whatever its sizes (>= 0): no negative coefficient and a
+ * positive constant term. */
+static int positive_dim(Pl *pl, Dim *d)
+{
+    (void)pl;
+    int64_t k;
+    if (dim_is_const(d, &k))
+        return k > 0;
+    return !dim_has_neg(d) && d->nt && d->t[d->nt - 1].nf == 0 && d->t[d->nt - 1].coef > 0;
+}
+
 /* Whether every variable of d is known (d's value then follows from them,
  * not from a known expression). */
 static int vars_known(Pl *pl, Dim *d)
@@ -819,7 +889,7 @@ static int vars_known(Pl *pl, Dim *d)
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
-            if (f->var ? !plan_var(f->var)
+            if (f->var ? !plan_var(pl->p, f->var)
                        : !vars_known(pl, dim_norm(pl->c, f->div->num)) || !vars_known(pl, dim_norm(pl->c, f->div->den)))
                 return 0;
         }
@@ -831,7 +901,7 @@ static const char *record_known(Pl *pl, Dim *d, PVal *val, const Origin *why)
     PStep *st = step(pl, PS_KNOWN, why);
     st->d = d;
     st->val = *val;
-    st->local = plan_local(pl->p, "d_e");
+    st->local = plan_local(pl->p, "kn");
     PVal *v = ar_alloc(pl->c->arena, sizeof *v);
     *v = *val;
     v->src = NULL;
@@ -868,6 +938,7 @@ static int try_eq(Pl *pl, PEq *e)
         st->text = e->text;
         st->raw = e->raw;
         st->k = e->bcast;
+        st->from_vars = e->recorded != NULL;
         if (e->val.nonneg)
             pv_push(c->arena, &pl->nonneg, d);
         if (!e->raw)
@@ -888,7 +959,7 @@ static int try_eq(Pl *pl, PEq *e)
         st->text = e->text;
         PVar *k = ar_alloc(c->arena, sizeof *k);
         const char *name = var_name(pl, &x->stamp, &x->mark, x->id);
-        k->local = ar_printf(c->arena, "d_%s", name);
+        k->local = ar_printf(c->arena, "d_%s", cn_spell(c->arena, name, CN_TENSOR));
         k->from = e->val.where;
         k->src = e->d;
         k->validated = 1;               /* the bind checks >= 0 where needed */
@@ -900,35 +971,34 @@ static int try_eq(Pl *pl, PEq *e)
     collect_unknowns(pl, d, &u, 0);
     if (u.vars.n == 1 && !u.in_div && ((DVar *)u.vars.items[0])->dyn != 2) {
         x = u.vars.items[0];
-        int hits = 0;
-        uint32_t at = 0;
-        for (uint32_t i = 0; i < d->nt; i++)
-            for (uint32_t j = 0; j < d->t[i].nf; j++)
-                if (d->t[i].f[j].var == x) {
-                    hits++;
-                    at = i;
-                }
-        const Mono *m = &d->t[at];
-        int runtime_factor = m->nf > 1;
-        if (hits == 1 && (!runtime_factor || pl->hard)) {
+        Solve sv;
+        int runtime_factor = 0;
+        if (split_unknown(pl, d, x, &sv)) {
+            int64_t k0;
+            runtime_factor = sv.factor && !dim_is_const(sv.factor, &k0);
+        }
+        /* a factor that is 0 at run time leaves x undetermined: only once
+         * nothing simpler is left, unless it is positive whatever the sizes
+         * (`a + 1` of `a * b + b`) */
+        int may_be_0 = runtime_factor && !positive_dim(pl, sv.factor);
+        if (sv.pow && (!may_be_0 || pl->hard)) {
             PStep *st = step(pl, PS_SOLVE, e->why);
             st->val = e->val;
             st->d = d;
             st->orig = e->d;
             st->var = x;
             st->text = e->text;
-            st->coef = m->coef;
-            for (uint32_t j = 0; j < m->nf; j++)
-                if (m->f[j].var == x)
-                    st->pow = m->f[j].pow;
-            st->factor = cofactor(pl, m, x);
-            st->rest = dim_without(pl, d, at);
+            st->coef = sv.coef;
+            st->pow = sv.pow;
+            st->factor = sv.factor;
+            st->rest = sv.rest;
+            st->nonzero = runtime_factor && !may_be_0;
             PVar *k = ar_alloc(c->arena, sizeof *k);
             const char *name = var_name(pl, &x->stamp, &x->mark, x->id);
-            k->local = ar_printf(c->arena, "d_%s", name);
+            k->local = ar_printf(c->arena, "d_%s", cn_spell(c->arena, name, CN_TENSOR));
             k->from = e->val.where;
             k->validated = 1;
-            k->maybe_unknown = runtime_factor || e->val.maybe_unknown || plan_maybe_unknown(pl->p, d);
+            k->maybe_unknown = may_be_0 || e->val.maybe_unknown || plan_maybe_unknown(pl->p, d);
             set_var(pl, x, k);
             if (e->val.nonneg)
                 pv_push(c->arena, &pl->nonneg, d);
@@ -959,10 +1029,9 @@ static int implied_nonneg(Pl *pl, Dim *d)
 
 static int duplicate(Pl *pl, const char *text)
 {
-    for (int i = 0; i < pl->emitted.n; i++)
-        if (strcmp(pl->emitted.items[i], text) == 0)
-            return 1;
-    pv_push(pl->c->arena, &pl->emitted, (void *)text);
+    if (st_get(&pl->emitted, text))
+        return 1;
+    st_put(&pl->emitted, text, (void *)text);
     return 0;
 }
 
@@ -981,7 +1050,7 @@ static PVal val_local(const char *local, const char *where)
  * inference bound) it is an equation, returned. */
 static PEq *result_value(Pl *pl, Constraint *k, const char *local, const char *where, int unknown)
 {
-    if (!k->dres->link && !plan_var(k->dres)) {
+    if (!k->dres->link && !plan_var(pl->p, k->dres)) {
         PVar *v = ar_alloc(pl->c->arena, sizeof *v);
         v->local = local;
         v->from = where;
@@ -1240,7 +1309,7 @@ static int exists_rule(Pl *pl, PEq *e, Dim *d, Unknowns *u, int *always, Dim **k
         const Mono *m = &d->t[term_of[i]];
         int ok = m->coef == 1 || m->coef == -1;
         for (uint32_t j = 0; j < m->nf && ok; j++)
-            ok = m->f[j].var && !plan_var(m->f[j].var) && m->f[j].pow == 1;
+            ok = m->f[j].var && !plan_var(pl->p, m->f[j].var) && m->f[j].pow == 1;
         if (ok)
             x0_term = term_of[i];
     }
@@ -1258,7 +1327,7 @@ static int exists_rule(Pl *pl, PEq *e, Dim *d, Unknowns *u, int *always, Dim **k
             if (term_of[i] == (int)t)
                 has_unknown = 1;
         for (uint32_t j = 0; j < d->t[t].nf; j++)
-            if (!d->t[t].f[j].var || plan_var(d->t[t].f[j].var))
+            if (!d->t[t].f[j].var || plan_var(pl->p, d->t[t].f[j].var))
                 only_unknown = 0;
         if (!has_unknown)
             kn[nk++] = d->t[t];
@@ -1300,7 +1369,7 @@ static int dyn_in_dim(Pl *pl, Dim *d)
     for (uint32_t i = 0; i < d->nt; i++)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
-            if (f->var ? f->var->dyn == 2 && !plan_var(f->var) : dyn_in_dim(pl, f->div->num) || dyn_in_dim(pl, f->div->den))
+            if (f->var ? f->var->dyn == 2 && !plan_var(pl->p, f->var) : dyn_in_dim(pl, f->div->num) || dyn_in_dim(pl, f->div->den))
                 return 1;
         }
     return 0;
@@ -1352,6 +1421,43 @@ static const char *because(Pl *pl, int dyn)
                : "it depends on sizes the inputs do not give";
 }
 
+/* d with each floor division x / k of an unknown x that occurs nowhere
+ * else (k a positive constant) replaced by a fresh unknown: as x runs over
+ * the sizes, x / k runs over them all (`n / 2 + 1 = v` has a solution iff
+ * v >= 1).  d itself where there is none. */
+static Dim *free_divisions(Pl *pl, PEq *e, Dim *d)
+{
+    Ctx *c = pl->c;
+    Mono *ms = ar_alloc(c->arena, sizeof(Mono) * (d->nt ? d->nt : 1));
+    int hit = 0;
+    for (uint32_t i = 0; i < d->nt; i++) {
+        const Mono *m = &d->t[i];
+        Factor *q = ar_alloc(c->arena, sizeof(Factor) * (m->nf ? m->nf : 1));
+        for (uint32_t j = 0; j < m->nf; j++) {
+            q[j] = m->f[j];
+            const DivAtom *dv = m->f[j].div;
+            DVar *x = dv ? dim_is_var(dim_norm(c, dv->num)) : NULL;
+            int64_t k;
+            if (!x || plan_var(pl->p, x) || x->dyn || !dim_is_const(dim_norm(c, dv->den), &k) || k <= 0 ||
+                mentioned_elsewhere(pl, x, e))
+                continue;
+            int uses = 0;           /* x's occurrences in d: this one only */
+            for (uint32_t a = 0; a < d->nt; a++)
+                for (uint32_t b = 0; b < d->t[a].nf; b++) {
+                    const Factor *g = &d->t[a].f[b];
+                    uses += g->var ? g->var == x : dim_mentions(dim_norm(c, g->div->num), x) ||
+                                                       dim_mentions(dim_norm(c, g->div->den), x);
+                }
+            if (uses == 1) {
+                q[j] = (Factor){ dvar_new(c, NULL), NULL, m->f[j].pow };
+                hit = 1;
+            }
+        }
+        ms[i] = (Mono){ m->coef, m->nf, q };
+    }
+    return hit ? dim_canon(c, ms, d->nt, d->origin) : d;
+}
+
 static int finish_eqs(Pl *pl)
 {
     Arena *a = pl->c->arena;
@@ -1360,11 +1466,14 @@ static int finish_eqs(Pl *pl)
         if (e->done)
             continue;
         Dim *d = e->raw ? dim_norm_raw(pl->c, e->d) : dim_norm(pl->c, e->d);
+        Unknowns shown = { { 0 }, 0 };          /* (for messages: as written) */
+        collect_unknowns(pl, d, &shown, 0);
+        Dim *free = free_divisions(pl, e, d);
         Unknowns u = { { 0 }, 0 };
-        collect_unknowns(pl, d, &u, 0);
+        collect_unknowns(pl, free, &u, 0);
         int always = 0;
         Dim *kpart = NULL;
-        int sign = dyn_in_dim(pl, d) ? 0 : exists_rule(pl, e, d, &u, &always, &kpart);
+        int sign = dyn_in_dim(pl, d) ? 0 : exists_rule(pl, e, free, &u, &always, &kpart);
         if (!sign) {
             const char *what = e->text ? e->text : ar_printf(a, "%s = %s", dim_text(pl, d, e->raw), e->val.where);
             if (dyn_in_dim(pl, d))
@@ -1374,7 +1483,7 @@ static int finish_eqs(Pl *pl)
             return refuse(pl, loc_of(e->why),
                           ar_printf(a, "the header cannot decide %s from the input shapes (unknowns %s; axonc "
                                        "solves one unknown at a time)",
-                                    what, unknown_names(pl, &u)));
+                                    what, unknown_names(pl, &shown)));
         }
         e->done = 1;
         int64_t kc;
@@ -1386,7 +1495,7 @@ static int finish_eqs(Pl *pl)
         st->orig = e->d;
         st->rest = kpart;
         st->sign = sign;
-        st->text = unknown_names(pl, &u);
+        st->text = unknown_names(pl, &shown);
     }
     return 0;
 }
@@ -1445,6 +1554,7 @@ int plan_function(Plan *p, const Scheme *s)
     pl.p = p;
     pl.c = p->c;
     Arena *a = pl.c->arena;
+    st_init(&pl.emitted, a);
     dm_init(&p->known, a, pl.c->epoch + 1);
     p->known.memo = p->memo;
     dm_init(&p->known_ix, a, pl.c->epoch + 1);

@@ -70,6 +70,7 @@ typedef struct PVar {       /* what the plan knows of a dimension variable */
                              * value; what depends on it is then unknown too */
     const struct PVal *val; /* a stand-in for a known expression
                              * (plan_known_subst): its value; local unset */
+    int since;              /* the step that binds it (plan_var) */
 } PVar;
 
 typedef struct PVal {       /* a run-time value an equation is against */
@@ -126,6 +127,7 @@ typedef struct PStep {
     int64_t coef;           /* PS_SOLVE: coef * var^pow * factor + rest */
     uint32_t pow;
     Dim *factor, *rest;     /* PS_SOLVE: known; factor NULL for 1 */
+    int nonzero;            /* PS_SOLVE: factor > 0 whatever the sizes */
     Constraint *k;          /* PS_BCAST_*, PS_EQ_DIM, PS_NONNEG, PS_FITS, PS_COUNT;
                              * PS_CHECK of a broadcast's result */
     const char *local;      /* PS_BCAST_*, PS_SHAPE: the local made */
@@ -134,6 +136,10 @@ typedef struct PStep {
     int raw;                /* sizes read without rewrite rules (a residual
                              * that defines one is judged without it) */
     int ragged;             /* PS_RANK: the input has a ragged axis */
+    int from_vars;          /* PS_CHECK of an equation whose value the last
+                             * resort recorded as d's (PS_KNOWN): d is
+                             * computed from its variables, never read back
+                             * from that value (it would equal itself) */
 } PStep;
 
 typedef struct Plan {
@@ -157,6 +163,7 @@ typedef struct Plan {
                              * reads a few, not all */
     struct KnownRef *lead_other;   /* those whose lead term has no variable */
     uint32_t ix_stamp;
+    PtrVec splitting;       /* Dim*: being split (plan_known_split) */
 } Plan;
 
 /* Plans the checks of a function whose tensors are in p (inputs, outputs,
@@ -167,7 +174,8 @@ int plan_function(Plan *p, const Scheme *s);
 void plan_clear(Plan *p);
 
 /* What the plan knows (valid until plan_clear). */
-PVar *plan_var(const DVar *v);
+/* v's value from the step that binds it on (Plan.at), or NULL. */
+PVar *plan_var(const Plan *p, const DVar *v);
 PRun *plan_run(const SVar *v);
 /* The run of v when it is placed in a shape (not only its length). */
 PRun *plan_run_placed(const SVar *v);
