@@ -30,6 +30,10 @@ input can grow:
   axes       a tensor of N axes, each its own dimension name, through `+`
   transformer  bench/gen_transformer.py N --weights: an N-layer model with
              three weight parameters per layer
+  elements   elements(s) of a shape of rank N (`where rank(s) = N`)
+  clauses    N where clauses `n <= k` bounding one size
+  clause-pairs  N where clauses `n <= m + k` between two sizes
+  clause-vars   N parameters, each size bounded by a clause of its own
 
 The nesting shapes (nest-*, postfix) stay under axonc's nesting limit of
 1000 levels (docs/language.md): N is the depth, with 4N levels at most
@@ -163,6 +167,32 @@ def gen_windows(n, w):
     w("  x%d\n};\n" % (n - 1))
 
 
+def gen_elements(n, w):
+    # a shape of rank N (`where rank(s) = N`) counted by elements(s): a
+    # product of N sizes (once built one factor at a time: quadratic)
+    w("f = fn (x : f32 s) where rank(s) = %d {\n  reshape(x, [elements(s)])\n};\n" % n)
+
+
+def gen_clauses(n, w):
+    # N where clauses that bound one size, each implied by the first (once
+    # all kept, printed and checked: quadratic)
+    w("f = fn (x : f32 [n], y : f32 [m]) where %s {\n  x\n};\n"
+      % ", ".join("n <= %d" % (k + 1) for k in range(n)))
+
+
+def gen_clause_pairs(n, w):
+    # N where clauses between two sizes, `n <= m + k`
+    w("f = fn (x : f32 [n], y : f32 [m]) where %s {\n  x\n};\n"
+      % ", ".join("n <= m + %d" % k for k in range(n)))
+
+
+def gen_clause_vars(n, w):
+    # N parameters, each size bounded by a clause of its own
+    w("f = fn (%s) where %s {\n  x0\n};\n"
+      % (", ".join("x%d : f32 [n%d]" % (k, k) for k in range(n)),
+         ", ".join("n%d <= %d" % (k, k + 1) for k in range(n))))
+
+
 def gen_transformer(n, w):
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.dirname(here))
@@ -192,6 +222,10 @@ SHAPES = {
     "transformer": (gen_transformer, 1000, "N layers, three weights per layer"),
     "warnings": (gen_warnings, 20000, "N functions that emit warns about (not exported)"),
     "windows": (gen_windows, 2000, "N stride-1 poolings at full resolution (window clauses on h, w)"),
+    "elements": (gen_elements, 16384, "elements(s) of a shape of rank N"),
+    "clauses": (gen_clauses, 25000, "N where clauses n <= k bounding one size"),
+    "clause-pairs": (gen_clause_pairs, 25000, "N where clauses n <= m + k between two sizes"),
+    "clause-vars": (gen_clause_vars, 10000, "N parameters, each size bounded by its own clause"),
 }
 
 

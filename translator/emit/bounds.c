@@ -34,24 +34,24 @@ typedef struct VB {        /* a variable's bounds */
     Dim *ub;               /* its upper bound (state 2), NULL if none */
 } VB;
 
-/* (a list, not marks on the variables: the emitter's names are marks) */
+/* (a map by the variable's dimension, not marks on the variables: the
+ * emitter's names are marks) */
 struct Bounds {
     Ctx *c;
     BoundsKnown known;     /* NULL: constants only */
     void *arg;
-    PtrVec vars;           /* VB*: the few variables that clauses bound */
+    DimMap vars;           /* a variable's Dim -> its VB */
 };
 
 static VB *vb(Bounds *b, DVar *v, int make)
 {
-    for (int i = 0; i < b->vars.n; i++)
-        if (((VB *)b->vars.items[i])->v == v)
-            return b->vars.items[i];
-    if (!make)
-        return NULL;
-    VB *x = ar_alloc(b->c->arena, sizeof *x);
+    Dim *key = dim_of_var(b->c, v, NULL);
+    VB *x = dm_get(&b->vars, key);
+    if (x || !make)
+        return x;
+    x = ar_alloc(b->c->arena, sizeof *x);
     x->v = v;
-    pv_push(b->c->arena, &b->vars, x);
+    dm_put(&b->vars, key, x);
     return x;
 }
 
@@ -199,6 +199,7 @@ Bounds *bounds_of(Ctx *c, const Scheme *s, BoundsKnown known, void *arg)
     b->c = c;
     b->known = known;
     b->arg = arg;
+    dm_init(&b->vars, c->arena, 0);
     for (int i = 0; i < s->cons.n; i++) {
         Constraint *k = s->cons.items[i];
         if (!k->done && k->kind == C_NONNEG && k->clause)

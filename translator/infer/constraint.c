@@ -150,28 +150,38 @@ static void cons_visit(Ctx *c, Constraint *k, const Visitor *v)
     }
 }
 
-/* Adds k to a variable's watch list once.  Entries of constraints that are
- * done are unlinked on the way, so a variable shared by many operations
- * (a weight, a batch size) does not accumulate them. */
-static void add_watch(Ctx *c, Watch **list, Constraint *k)
+/* Adds k to a variable's watch list once: k's own short list of the
+ * variables it watches says whether it is there (a variable that 100,000
+ * clauses watch is not scanned for each).  Entries of constraints that are
+ * done are unlinked when the list has doubled since the last sweep, so a
+ * variable shared by many operations (a weight, a batch size) does not
+ * accumulate them, at a constant cost per entry. */
+static void add_watch(Ctx *c, Watch **list, uint32_t *n, uint32_t *swept, void *var, Constraint *k)
 {
+    for (int i = 0; i < k->watched.n; i++)
+        if (k->watched.items[i] == var)
+            return;
+    pv_push(c->arena, &k->watched, var);
+    Watch *w = ar_alloc(c->arena, sizeof *w);
+    w->c = k;
+    w->next = *list;
+    *list = w;
+    if (++*n < 2 * (*swept > 8 ? *swept : 8))
+        return;
+    *n = 0;
     for (Watch **p = list; *p;) {
         if ((*p)->c->done) {
             *p = (*p)->next;
             continue;
         }
-        if ((*p)->c == k)
-            return;
+        ++*n;
         p = &(*p)->next;
     }
-    Watch *w = ar_alloc(c->arena, sizeof *w);
-    w->c = k;
-    w->next = *list;
-    *list = w;
+    *swept = *n;
 }
 
-static void watch_dvar(Ctx *c, DVar *v, void *arg) { add_watch(c, &v->watch, arg); }
-static void watch_svar(Ctx *c, SVar *v, void *arg) { add_watch(c, &v->watch, arg); }
+static void watch_dvar(Ctx *c, DVar *v, void *arg) { add_watch(c, &v->watch, &v->nwatch, &v->nswept, v, arg); }
+static void watch_svar(Ctx *c, SVar *v, void *arg) { add_watch(c, &v->watch, &v->nwatch, &v->nswept, v, arg); }
 
 void watch_cons(Ctx *c, Constraint *k)
 {
@@ -592,22 +602,29 @@ static Dim *count_of_var(Ctx *c, CKind kind, SVar *v, const Origin *why)
     return r;
 }
 
+/* The product of the counts of s's segments lo .. hi - 1, halves first: a
+ * product of K sizes copies each factor log K times, not K (`elements(s)`
+ * of a rank(s) = 65536 is a monomial of 65536 factors). */
+static Dim *count_product(Ctx *c, Shape *s, uint32_t lo, uint32_t hi, const Origin *why)
+{
+    if (hi - lo == 1) {
+        Seg *g = &s->s[lo];
+        return g->var ? count_of_var(c, C_ELEMS, g->var, why) : dim_norm(c, g->dim);
+    }
+    uint32_t mid = lo + (hi - lo) / 2;
+    Dim *l = count_product(c, s, lo, mid, why), *r = count_product(c, s, mid, hi, why);
+    return l->ragged || r->ragged ? dim_ragged(c, why) : dim_mul(c, l, r, why);
+}
+
 static Dim *shape_count(Ctx *c, CKind kind, Shape *s, const Origin *why)
 {
     s = shape_norm(c, s);
-    Dim *r = dim_const(c, kind == C_ELEMS ? 1 : 0, why);
+    if (kind == C_ELEMS)
+        return s->n ? count_product(c, s, 0, s->n, why) : dim_const(c, 1, why);
+    Dim *r = dim_const(c, 0, why);
     for (uint32_t i = 0; i < s->n; i++) {
         Seg *g = &s->s[i];
-        if (kind == C_RANK) {
-            r = dim_add(c, r, g->var ? count_of_var(c, kind, g->var, why) : dim_const(c, 1, why), why);
-            continue;
-        }
-        Dim *d = g->var ? count_of_var(c, kind, g->var, why) : dim_norm(c, g->dim);
-        if (d->ragged || r->ragged) {
-            r = dim_ragged(c, why);
-            continue;
-        }
-        r = dim_mul(c, r, d, why);
+        r = dim_add(c, r, g->var ? count_of_var(c, kind, g->var, why) : dim_const(c, 1, why), why);
     }
     return r;
 }
@@ -841,6 +858,152 @@ static int same_nonneg(Ctx *c, Constraint *k, Dim *d)
     return 0;
 }
 
+/* ---- bounds -----------------------------------------------------------
+ * A `d >= 0` is L + k >= 0 with k its constant: with g the gcd of L's
+ * coefficients, L / g + floor(k / g) >= 0 says the same of the primitive
+ * L / g (sizes are integers).  For each primitive L the tightest such bound
+ * is kept (Bound, by L): a bound that a covering one implies adds nothing
+ * (`where n <= 512` after `where n <= 64`, `n <= m + 5` after `n <= m`:
+ * 100,000 clauses stay linear, and print the one that matters); one of the
+ * same level that the new one implies is settled; and L >= a with -L >= b
+ * that cannot both hold (`where n <= 3, 4 <= n`, `7 <= 2 * n` with
+ * `n <= 3`) is an error here, not a header that rejects every input. */
+typedef struct Bound {      /* the tightest live L + val >= 0 of a kind */
+    Constraint *k;
+    int64_t val;
+} Bound;
+
+typedef struct Bounds2 {    /* by kind: a clause prints, a rule's does not */
+    Bound clause, rule;
+} Bounds2;
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    uint64_t x = mag64(a), y = mag64(b);
+    while (y) {
+        uint64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return x > (uint64_t)INT64_MAX ? 0 : (int64_t)x;
+}
+
+static int64_t floor_div64(int64_t x, int64_t y)      /* y > 0 */
+{
+    int64_t q = x / y;
+    return q * y > x ? q - 1 : q;
+}
+
+/* d as L + val >= 0 with L primitive (no constant, coefficients of gcd 1):
+ * L, or NULL (d constant, or a gcd past int64). */
+static Dim *primitive(Ctx *c, Dim *d, int64_t *val)
+{
+    int64_t g = 0, k = 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < d->nt; i++) {
+        if (d->t[i].nf == 0)
+            k = d->t[i].coef;
+        else
+            g = gcd64(g, d->t[i].coef), n++;
+    }
+    if (n == 0 || g == 0)
+        return NULL;
+    Mono *m = ar_alloc(c->arena, sizeof(Mono) * n);
+    n = 0;
+    for (uint32_t i = 0; i < d->nt; i++)
+        if (d->t[i].nf) {
+            m[n] = d->t[i];
+            m[n++].coef /= g;
+        }
+    *val = floor_div64(k, g);
+    return dim_canon(c, m, n, NULL);
+}
+
+static int mentions_dyn(const Dim *d)
+{
+    for (uint32_t i = 0; i < d->nt; i++)
+        for (uint32_t j = 0; j < d->t[i].nf; j++)
+            if (!d->t[i].f[j].var || d->t[i].f[j].var->dyn)
+                return 1;           /* (a floor division: not ours to bound) */
+    return 0;
+}
+
+/* b's constraint, if it still says L + *val >= 0 for a constraint of
+ * `level`. */
+static int still_bounds(Ctx *c, const Bound *b, Dim *L, int level, int64_t *val)
+{
+    if (!b || !covers(b->k, level))
+        return 0;
+    Dim *now = primitive(c, dim_norm(c, b->k->l), val);
+    return now && dim_equal(now, L);
+}
+
+/* "`where n <= 3`", or "'conv' needs n >= 4" for an operator's rule. */
+static const char *bound_text(Ctx *c, Constraint *k, Dim *L, int64_t val)
+{
+    if (k->clause)
+        return ar_printf(c->arena, "`where %s`", k->clause);
+    Namer nm;
+    namer_init(&nm, c, 1);
+    int neg = L->t[0].coef < 0;     /* -L + val >= 0: L <= val */
+    Dim *shown = neg ? dim_scale(c, L, -1, NULL) : L;
+    return ar_printf(c->arena, "%s needs %s %s %lld", origin_text(c, k->why), pr_dim_str(&nm, shown),
+                     neg ? "<=" : ">=", (long long)(neg ? val : -val));
+}
+
+/* k says L >= -kv, o says -L >= -ov: L would be at least -kv, at most ov. */
+static AX_NORETURN void err_bounds(Ctx *c, Constraint *k, Dim *L, int64_t kv, Constraint *o, int64_t ov)
+{
+    Namer nm;
+    namer_init(&nm, c, 1);
+    int neg = L->t[0].coef < 0;
+    Dim *shown = neg ? dim_scale(c, L, -1, NULL) : L;
+    int64_t lo = neg ? -ov : -kv, hi = neg ? kv : ov;
+    const char *ot = bound_text(c, o, dim_scale(c, L, -1, NULL), ov);
+    diag_error(c->diag, k->why->loc, "%s and %s cannot both hold: %s would be at least %lld and at most %lld",
+               bound_text(c, k, L, kv), ot, pr_dim_str(&nm, shown), (long long)lo, (long long)hi);
+    if (o->why && o->why->loc.src)
+        diag_note(c->diag, o->why->loc, "%s here", ot);
+    abandon(c);
+}
+
+/* 1 when k, a bound L + val >= 0, is implied by a kept one (settled): a
+ * clause by a clause (the signature prints it as written), an operator's
+ * rule by either. */
+static int known_bound(Ctx *c, Constraint *k, Dim *d)
+{
+    int64_t val, have;
+    Dim *L = primitive(c, d, &val);
+    if (!L || k->promise || k->templ || mentions_dyn(L))
+        return 0;
+    DimMap *m = by_dim(c, &c->bounds);
+    Dim *neg = dim_scale(c, L, -1, NULL);
+    Bounds2 *o = dm_get(m, neg);
+    for (int i = 0; o && i < 2; i++) {
+        Bound *ob = i ? &o->rule : &o->clause;
+        if (still_bounds(c, ob, neg, k->level, &have) && val + have < 0 && !c->overflow)
+            err_bounds(c, k, L, val, ob->k, have);
+    }
+    c->overflow = 0;
+    Bounds2 *b2 = dm_get(m, L);
+    if (!b2) {
+        b2 = ar_alloc(c->arena, sizeof *b2);
+        dm_put(m, L, b2);
+    }
+    if (still_bounds(c, &b2->clause, L, k->level, &have) && have <= val)
+        return 1;                       /* implied by a kept clause */
+    Bound *b = k->clause ? &b2->clause : &b2->rule;
+    if (still_bounds(c, b, L, k->level, &have)) {
+        if (have <= val)
+            return 1;                   /* implied by the kept one */
+        if (b->k->level == k->level)
+            finish(c, b->k);            /* implied by k */
+    }
+    b->k = k;
+    b->val = val;
+    return 0;
+}
+
 static void examine_nonneg(Ctx *c, Constraint *k)
 {
     Site site = site_of(k->why);
@@ -851,7 +1014,7 @@ static void examine_nonneg(Ctx *c, Constraint *k)
         if (v < 0)
             err_negative(c, k, v);
         finish(c, k);
-    } else if (d->ragged || !dim_has_neg(d) || same_nonneg(c, k, d)) {
+    } else if (d->ragged || !dim_has_neg(d) || same_nonneg(c, k, d) || known_bound(c, k, d)) {
         finish(c, k);
     } else {
         watch_cons(c, k);

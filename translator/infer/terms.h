@@ -129,6 +129,8 @@ typedef struct DVar {
     uint32_t seen;
     void *aux;            /* the emitter's note about this variable */
     Watch *watch;
+    uint32_t nwatch, nswept;  /* constraint.c: entries in watch; live at the
+                           * last sweep */
     Constraint *def;      /* the broadcast this variable stands for */
     uint32_t stamp;
     void *mark;
@@ -176,6 +178,7 @@ typedef struct SVar {
     const Origin *why;
     const char *hint;
     Watch *watch;
+    uint32_t nwatch, nswept;  /* as DVar's */
     Constraint *def;      /* the broadcast this variable stands for */
     uint32_t stamp;
     void *mark;
@@ -274,6 +277,7 @@ struct Constraint {
     const char *clause;   /* C_NONNEG from a declaration's `where l <= r`:
                            * that clause as written, and r - l (messages) */
     const char *clause_diff;
+    PtrVec watched;       /* the variables whose watch lists hold it */
 };
 
 /* A type scheme: type with GENERIC variables, plus the constraints over
@@ -326,6 +330,8 @@ typedef struct Ctx {
     int explain;          /* record BindEdges (for the emitter's messages) */
     void *fits;           /* constraint.c: the live C_FITS by size (a DimMap) */
     void *nonneg;         /* constraint.c: the waiting C_NONNEG by dimension */
+    void *bounds;         /* constraint.c: the bounds of one size (VarBounds)
+                           * by its variable's dimension */
 } Ctx;
 
 #endif
