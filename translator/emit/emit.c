@@ -10,6 +10,8 @@
  */
 #include "emit.h"
 
+#include "cnames.h"
+
 #include <ctype.h>
 #include <string.h>
 
@@ -115,13 +117,44 @@ int emit_plans(Compilation *cp, const EmitOptions *opt, Buf *out)
         if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
             continue;
         FnCode fc;
-        const char *cname = ar_printf(a, "%s_%s", prefix, emit_c_name(a, b->item->name));
+        const char *cname = ar_printf(a, "%s_%s", prefix, cn_spell(a, b->item->name, CN_FUNCTION));
         if (emit_function(cp, b, cname, &with, &fc))
             buf_printf(out, "%s: not exported\n", b->item->name);
         else
             buf_printf(out, "%s:\n%s", b->item->name, buf_str(&fc.plan));
     }
     return cp->diag.errors ? 1 : 0;
+}
+
+/* The names a function's part of the header defines at file scope, each
+ * claimed (cnames.h).  Spelled as cnames.h says, two things never get one
+ * name; should they all the same, the function is left out, with a
+ * warning that says which name and what has it. */
+static const char *const fn_words[] = {
+    "dims", "plan", "solve", "shape", "prepare", "temp_name", "NUM_INPUTS", "NUM_OUTPUTS", "NUM_TEMPS",
+};
+
+static int claim_names(Compilation *cp, CnNames *names, Binding *b, const char *cname, FnCode *fc)
+{
+    Arena *a = &cp->arena;
+    const char *what = ar_printf(a, "'%s'", b->item->name);
+    PtrVec all = { 0 };
+    for (size_t i = 0; i < sizeof fn_words / sizeof fn_words[0]; i++)
+        pv_push(a, &all, ar_printf(a, "%s_%s", cname, fn_words[i]));
+    for (int i = 0; i < fc->names.n; i++)
+        pv_push(a, &all, fc->names.items[i]);
+    for (int i = 0; i < all.n; i++) {
+        const char *had = cn_owner(names, all.items[i]);
+        if (had) {
+            diag_warning(&cp->diag, b->item->name_loc, "'%s' is not exported: its name %s would also be one of %s",
+                         b->item->name, (const char *)all.items[i], had);
+            return 1;
+        }
+    }
+    for (int i = 0; i < all.n; i++)
+        if (cn_claim(names, all.items[i], what))
+            return 1;       /* (one name twice in one function: cannot be) */
+    return 0;
 }
 
 int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
@@ -155,23 +188,17 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
     if (out->n && out->p[out->n - 1] != '\n')
         buf_putc(out, '\n');
 
-    Symtab cnames;         /* each function's C name -> the item that has it */
-    st_init(&cnames, a);
+    CnNames names;         /* every name the header defines (cnames.h) */
+    cn_init(&names, a);
     for (int i = 0; i < cp->checked.bindings.n; i++) {
         Binding *b = cp->checked.bindings.items[i];
         if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
             continue;          /* values are not exported (docs/c-api.md) */
-        const char *cname = ar_printf(a, "%s_%s", prefix, emit_c_name(a, b->item->name));
-        Item *other = st_get(&cnames, cname);
-        if (other) {
-            diag_error(&cp->diag, b->item->name_loc, "'%s' and '%s' both become '%s' in C", other->name,
-                       b->item->name, cname);
-            diag_note(&cp->diag, other->name_loc, "'%s' is defined here", other->name);
-        } else {
-            st_put(&cnames, cname, b->item);
-        }
+        const char *cname = ar_printf(a, "%s_%s", prefix, cn_spell(a, b->item->name, CN_FUNCTION));
         FnCode fc;
         if (emit_function(cp, b, cname, opt, &fc))
+            continue;
+        if (claim_names(cp, &names, b, cname, &fc))
             continue;
         const char *pre = ar_printf(a, "%s_", cname);
         Subst subs[] = {

@@ -33,10 +33,9 @@ typedef struct FnCode {
     Buf temp_names;         /* the cases of P_NAME_temp_name */
     Buf indices;            /* #define P_NAME_IN_x 0 ..., OUT_0, TMP_scores */
     Buf plan;               /* EmitOptions.plans: the plan, a step a line */
+    PtrVec names;           /* the index constants' names (emit.c claims
+                             * them: cnames.h) */
 } FnCode;
-
-/* An Axon name as (part of) a C identifier: ' (as in s0') becomes _prime. */
-const char *emit_c_name(Arena *a, const char *name);
 
 /* Plans the checks of one top-level function.  Returns 0 and fills fc; or
  * 1 when the function cannot be exported (a warning was printed). */

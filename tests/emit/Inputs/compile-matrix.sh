@@ -8,7 +8,8 @@
 #   all headers in one:  gcc -std=c11, gcc -O2 and -O3 (their flow analysis
 #                        warns most; every function's plan.dims is read after
 #                        prepare),
-#                        g++ -std=c++11, clang -std=c99, and nvcc
+#                        g++ -std=c++11, gcc and g++ in their default
+#                        (GNU) modes, clang -std=c99, and nvcc
 #                        (a __global__ kernel calling every shape function, so
 #                        they must be __host__ __device__) -- nvcc is skipped,
 #                        with a message, only where it is not installed.
@@ -83,12 +84,16 @@ gcc -std=c11 $W -I"$WORK" -c "$all" -o "$WORK/all.o" || { echo "FAIL gcc -std=c1
 gcc -std=c99 -O2 $W -I"$WORK" -c "$all" -o "$WORK/allO2.o" || { echo "FAIL gcc -O2"; status=1; }
 gcc -std=c99 -O3 $W -I"$WORK" -c "$all" -o "$WORK/allO3.o" || { echo "FAIL gcc -O3"; status=1; }
 g++ -std=c++11 $W -x c++ -I"$WORK" -c "$all" -o "$WORK/allxx.o" || { echo "FAIL g++ -std=c++11"; status=1; }
+# the default modes (GNU C and C++), where gcc predefines `linux` and `unix`
+gcc $W -I"$WORK" -c "$all" -o "$WORK/allgnu.o" || { echo "FAIL gcc (default mode)"; status=1; }
+g++ $W -x c++ -I"$WORK" -c "$all" -o "$WORK/allgnuxx.o" || { echo "FAIL g++ (default mode)"; status=1; }
 if command -v clang >/dev/null 2>&1; then
     clang -std=c99 $W -I"$WORK" -c "$all" -o "$WORK/allclang.o" || { echo "FAIL clang"; status=1; }
 else
     echo "clang: not installed, skipped"
 fi
-if command -v nvcc >/dev/null 2>&1; then
+NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+if [ -n "$NVCC" ]; then
     cu="$WORK/all.cu"
     grep '^#include' "$all" > "$cu"
     printf '__global__ void shapes(int *status)\n{\n    axon_shape in[16] = { { 0, { 0 } } }, out[16];\n    axon_error err;\n    int s = 0;\n' >> "$cu"
@@ -96,11 +101,11 @@ if command -v nvcc >/dev/null 2>&1; then
         sed -n 's/^AXON_FN int \([A-Za-z0-9_]*\)_shape(.*/    s += \1_shape(in, out, \&err);/p' "$h" >> "$cu"
     done
     printf '    *status = s;\n}\n' >> "$cu"
-    nvcc -std=c++14 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$WORK" -c "$cu" -o "$WORK/allcu.o" ||
+    "$NVCC" -std=c++14 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$WORK" -c "$cu" -o "$WORK/allcu.o" ||
         { echo "FAIL nvcc"; status=1; }
     [ $status = 0 ] && echo "nvcc: compiled, shape functions called from a __global__ kernel"
 else
     echo "nvcc: not installed, skipped"
 fi
-[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O2, -O3, c++11, clang, nvcc)"
+[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O2, -O3, c++11, gnu, gnu++, clang, nvcc)"
 exit $status
