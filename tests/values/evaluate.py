@@ -938,6 +938,8 @@ def evaluate(source_text, fn_name, args, elem_default='f32', externs=None, path=
         fn_name = mains[-1].name
     ev = Evaluator(items, elem_default, externs)
     found, f = ev.globals.lookup(fn_name)
+    if not found and fn_name in BUILTIN_NAMES:
+        found, f = True, Builtin(fn_name)
     if not found:
         raise EvalError("no item named '%s'" % fn_name)
     vals = [to_value(a) for a in args]
