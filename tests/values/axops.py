@@ -446,7 +446,14 @@ def contract(s, ts, nterms):
 
     def with_one(i, arr):
         return _einsum(s, *[arr if j == i else ones[j] for j in range(m)])
-    unc = sum(with_one(i, t.unc.astype(np.float64)) for i, t in enumerate(ts)) > 0
+
+    def any_term(masks):
+        """Per output element: does some term read a marked element?"""
+        if not any(np.any(x) for x in masks):
+            return None
+        return sum(with_one(i, x.astype(np.float64)) for i, x in enumerate(masks)) > 0
+    unc = any_term([t.unc for t in ts])
+    unc = False if unc is None else unc
     if not is_float(elem):
         if elem == 'bool':
             v = _einsum(s, *[t.v.astype(np.int64) for t in ts]) != 0
@@ -467,13 +474,18 @@ def contract(s, ts, nterms):
             e = e + _einsum(s, ts[0].e, ts[1].e)
         roundings = max(nterms - 1 + (m - 1), 0) if nterms > 0 else 0
         local = roundings * U[elem] * absv + roundings * ETA[elem]
-        # exact: integer-valued exact terms whose partial sums all fit
-        nonint = sum(with_one(i, ((t.e > 0) | (t.v != np.round(t.v))).astype(np.float64))
-                     for i, t in enumerate(ts))
-        local = np.where((nonint == 0) & (absv <= 2.0 ** PBITS[elem]), 0.0, local)
+        # exact: integer-valued exact terms whose partial sums all fit (an
+        # operand with no such element makes every term non-integer)
+        nonint = [(t.e > 0) | (t.v != np.round(t.v)) for t in ts]
+        if not any(x.size and np.all(x) for x in nonint):
+            some = any_term(nonint)
+            intg = np.ones(np.shape(v), bool) if some is None else ~some
+            local = np.where(intg & (absv <= 2.0 ** PBITS[elem]), 0.0, local)
         e = e + local
-        fin = sum(with_one(i, (~np.isfinite(t.v)).astype(np.float64)) for i, t in enumerate(ts)) == 0
-        inexact = sum(with_one(i, (t.e > 0).astype(np.float64)) for i, t in enumerate(ts)) > 0
+        nonfin = any_term([~np.isfinite(t.v) for t in ts])
+        fin = True if nonfin is None else ~nonfin
+        inexact = any_term([t.e > 0 for t in ts])
+        inexact = False if inexact is None else inexact
     return finish(v, e, unc, elem, fin, inexact)
 
 
