@@ -248,6 +248,10 @@ def t_dims():
     check('a size solved from an annotation expression', src, 'solved', [np.ones(7, F32)], [(3,)])
     check_raises('an argument that does not fit its annotation', EvalError, src, 'heads',
                  [np.zeros((1, 2), F32), (3,)])
+    check_raises('a where clause that does not hold', EvalError, 'f = fn (x : f32 [n]) where n <= 2 { x };', 'f',
+                 [np.zeros(3, F32)])
+    check('a where clause that holds', 'f = fn (x : f32 [n]) where n <= 2, n % 2 = 0 { x };', 'f',
+          [np.zeros(2, F32)], [[0, 0]])
     check_raises('an element type that does not fit its annotation', EvalError, src, 'mean_by_size',
                  [np.zeros(2, F64)])
 
@@ -362,6 +366,11 @@ def t_casts():
     check('integer to integer wraps, to float rounds', src, 'f', [arr([300, 200, -1, 0, 16777217, 2049], I32)],
           [[44, 200, 255, 0, 1, 1], [44, -56, -1, 0, 1, 1], [300, 200, -1, 0, 1, 2049],
            [1, 1, 1, 0, 1, 1], [300, 200, -1, 0, 16777216, 2049], [300, 200, -1, 0, INF, 2048]])
+    src = 'f = fn (x) { u16(x), u64(x), i64(x), u32(x) };'
+    check('every integer type from a float', src, 'f', [arr([65535.9, 3.5, -0.9])],
+          [[65535, 3, 0], [65535, 3, 0], [65535, 3, 0], [65535, 3, 0]], ['u16', 'u64', 'i64', 'u32'])
+    check('u64 and i64 extremes', 'f = fn (x) { u64(x), i64(u64(x)) };', 'f', [arr([2.0 ** 63, 2.0 ** 64 - 2048], F64)],
+          [[2 ** 63, 2 ** 64 - 2048], [-(2 ** 63), -2048]])
     check('bool to numbers', 'f = fn (x) { i32(x), f32(x) };', 'f', [arr([True, False], bool)], [[1, 0], [1, 0]])
     check('a cast of literals alone', 'f = fn () { i32(2.7) };', 'f', [], [2], ['i32'])
 
