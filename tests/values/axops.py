@@ -10,8 +10,8 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from tracked import (T, DataError, EvalError, FLOATS, INT_DTYPES, U, ETA, PBITS, K, LIB,
-                     is_float, dtype_of, round_to, ulp_err, exact, apply_same, bcast,
+from tracked import (T, DataError, EvalError, U, ETA, PBITS, K, LIB,
+                     is_float, dtype_of, round_to, ulp_err, apply_same, bcast,
                      any_of, scaled, finish, rounding, int_info, check_int_divisor,
                      floordiv_int, int_pow, ambiguous_sign, ambiguous_pair, ambiguous_step)
 
@@ -518,7 +518,7 @@ def reduce_spec(name, spec, a):
     if name == 'mean':
         s = einsum(spec, a)
         if is_float(a.elem):
-            return binary('/', s, T(np.float64(n), a.elem))
+            return binary('/', s, const(n, a.elem))
         if s.v.size and n == 0:
             raise DataError('mean over an empty axis')
         return T(floordiv_int(s.v, np.asarray(n, s.v.dtype)) if n else s.v, a.elem, 0.0, s.unc)
@@ -696,7 +696,7 @@ def layernorm(x, g, b):
         return via_float(layernorm, x, g, b)
     if len(x.shape) < 1 or g.shape != x.shape[-1:] or b.shape != x.shape[-1:]:
         raise EvalError('layernorm: shapes %s, %s, %s' % (list(x.shape), list(g.shape), list(b.shape)))
-    n = T(np.float64(x.shape[-1]), x.elem)
+    n = const(x.shape[-1], x.elem)
     mu = binary('/', keep_last('sum', x), n)
     d = binary('-', x, mu)
     var = binary('/', keep_last('sum', binary('*', d, d)), n)
@@ -910,7 +910,7 @@ def pool(x, ks, stride, pad, kind, what):
         return reduce_max(flat, True)
     s = contract('...n->...', [flat], n)
     if is_float(x.elem):
-        return binary('/', s, T(np.float64(n), x.elem))
+        return binary('/', s, const(n, x.elem))
     if s.v.size and n == 0:
         raise DataError('avgpool over an empty window')
     return T(floordiv_int(s.v, np.asarray(n, s.v.dtype)), x.elem, 0.0, s.unc)

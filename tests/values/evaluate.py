@@ -72,10 +72,10 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import axops                                          # noqa: E402
-from axparse import parse, ParseError, ELEM_TYPES     # noqa: E402
-from tracked import (T, DataError, EvalError, ELEMS, FLOATS, LIB, K, is_float,  # noqa: E402
+from axparse import parse, ParseError                 # noqa: E402
+from tracked import (T, DataError, EvalError, ELEMS, LIB, K, is_float,  # noqa: E402
                      dtype_of, elem_of_dtype, round_to, round_bf16, ulp_err, apply_same,
-                     int_info)
+                     int_info, bcast)
 
 __all__ = ['evaluate', 'BF16', 'Output', 'DataError', 'EvalError', 'ParseError', 'K']
 
@@ -740,7 +740,6 @@ def forced(args, positions, elem):
 
 
 def select(c, b, x):
-    from tracked import bcast
     (cv, bv, xv), (_, be, xe), (cu, bu, xu) = bcast(c, b, x)
     if b.elem != x.elem:
         raise EvalError('select: element types %s and %s' % (b.elem, x.elem))

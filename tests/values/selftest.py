@@ -675,6 +675,10 @@ def t_bounds():
     ax = np.abs(x) + F32(1)
     ref = np.exp(np.log(ax) * F32(0.5)) - np.tanh(x) * (F32(1) / (F32(1) + np.exp(-x)))
     check_bound('f32 element-wise chain by hand', ref, out)
+    xb = BF16(rng.standard_normal(500) * 2)
+    out = ev('f = fn (x) { x * x - x / 3 + exp(x) };', 'f', xb)[0]
+    rb, xv = lambda v: round_bf16(v), xb.values
+    check_bound('bf16 element-wise chain by hand', rb(rb(rb(xv * xv) - rb(xv / rb(3.0))) + rb(np.exp(xv))), out)
     x16 = (rng.standard_normal(500) * 2).astype(F16)
     out = ev('f = fn (x) { x * x - x / 3 + 1 };', 'f', x16)[0]
     check_bound('f16 element-wise chain by hand', x16 * x16 - x16 / F16(3) + F16(1), out)

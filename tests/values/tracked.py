@@ -9,8 +9,6 @@ of the element type, a singularity within the error bound).  Integer and
 bool tensors are exact (e = 0).  The model is described at the top of
 evaluate.py and in README.md.
 """
-import math
-
 import numpy as np
 
 FLOATS = ('f16', 'bf16', 'f32', 'f64')
