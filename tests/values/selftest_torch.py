@@ -5,6 +5,9 @@ the float64 reference must match torch in float64 (to 1e-11 relative), and
 torch in float32 must be within K times the error bound (uncertain elements
 skipped and counted).  Torch is used here only, never by the evaluator.
 """
+import math
+import os
+
 import numpy as np
 
 from evaluate import evaluate, EvalError, K
@@ -180,6 +183,59 @@ def topks(c):
         c.fail('argmax NaN as torch', '%s vs %s' % (outs[0].value, t.argmax(tx, -1)))
 
 
+def samples(c):
+    """Whole networks of samples/: the sample programs against the same
+    networks written in torch."""
+    t, F = c.torch, c.torch.nn.functional
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'samples')
+
+    def prog(name):
+        path = os.path.join(root, name, name + '.axon')
+        with open(path) as fh:
+            return fh.read(), path
+
+    def resnet(x, w1, w2, wp):
+        y1 = t.relu(F.conv2d(x, w1, stride=2, padding=1))
+        return t.relu(F.conv2d(y1, w2, padding=1) + F.conv2d(x, wp, stride=2))
+
+    def sep(x, dw, pw):
+        return t.relu(F.conv2d(t.relu(F.conv2d(x, dw, stride=(2, 1), padding=1, groups=32)), pw))
+
+    def unet(x, kd, ku):
+        down = t.relu(F.conv2d(F.max_pool2d(x, 2, 2), kd, padding=1))
+        up = t.relu(F.conv2d(F.interpolate(down, scale_factor=2, mode='nearest'), ku, padding=1))
+        return t.cat([up, x], 1)
+
+    def kws(x, k1, k2, kc):
+        h1 = F.max_pool1d(t.relu(F.conv1d(x, k1, padding=2)), 2, 2)
+        h2 = F.max_pool1d(t.relu(F.conv1d(h1, k2, padding=1)), 2, 2)
+        return F.conv1d(h2, kc)
+
+    def attend(x, h, wq, wk, wv, wo):
+        b, n, d = x.shape
+        q, k, v = [(x @ w).reshape(b, n, h, d // h) for w in (wq, wk, wv)]
+        s = t.einsum('bnhk,bmhk->bhnm', q, k) * (1.0 / math.sqrt(d // h))
+        return t.einsum('bhnm,bmhk->bnhk', t.softmax(s, -1), v).reshape(b, n, d) @ wo
+
+    def encoder(x, wq, wk, wv, wo, g1, b1, w1, c1, w2, c2, g2, b2):
+        d = x.shape[-1]
+        a = F.layer_norm(x + attend(x, 2, wq, wk, wv, wo), (d,), g1, b1, 1e-5)
+        hid = F.gelu(a @ w1 + c1)
+        return F.layer_norm(a + hid @ w2 + c2, (d,), g2, b2, 1e-5)
+    r = c.rand
+    cases = [('resnet_block', 'block', resnet, [r(2, 3, 8, 8), r(4, 3, 3, 3), r(4, 4, 3, 3), r(4, 3, 1, 1)], []),
+             ('mobilenet_block', 'sep', sep, [r(1, 32, 6, 5), r(32, 1, 3, 3), r(5, 32, 1, 1)], [(2, 1)]),
+             ('unet_step', 'unet', unet, [r(1, 2, 8, 6), r(3, 2, 3, 3), r(2, 3, 3, 3)], []),
+             ('kws', 'kws', kws, [r(2, 40, 16), r(64, 40, 5), r(64, 64, 3), r(12, 64, 1)], []),
+             ('encoder', 'encoder', encoder, [r(2, 3, 8)] + [r(8, 8) for _ in range(4)]
+              + [r(8), r(8), r(8, 16), r(16), r(16, 8), r(8), r(8), r(8)], [(2,)])]
+    for name, fn, tf, arrs, dims in cases:
+        text, path = prog(name)
+        args = arrs[:1] + dims + arrs[1:] if name in ('encoder',) else arrs + dims
+        out = evaluate(text, fn, args, path=path)[0]
+        c.compare('sample %s' % name, out, *c.both(tf, *arrs))
+
+
 def NAN_():
     return float('nan')
 
@@ -191,7 +247,7 @@ def run(stats, fail):
         return 'torch: not importable, its cases skipped'
     torch.set_num_threads(1)
     c = Ctx(torch, stats, fail)
-    for part in (convs, pools, last_axis, einsums, topks):
+    for part in (convs, pools, last_axis, einsums, topks, samples):
         try:
             part(c)
         except Exception as e:                              # noqa: BLE001
