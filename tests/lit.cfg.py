@@ -25,7 +25,8 @@ config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'I
 sanitize = lit_config.params.get('sanitize', '0') == '1'
 san = ' -fsanitize=address,undefined -fno-sanitize-recover=all' if sanitize else ''
 config.substitutions.append(('%cc', 'gcc -std=c99 -pedantic -Wall -Wextra -Werror -g' + san))
-# Python for the test scripts (the oracles use the standard library only).
+# Python for the test scripts: Debian's, which has NumPy (the value oracle of
+# tests/values needs it; the shape oracles use the standard library only).
 config.substitutions.append(('%python', shutil.which('python3', path='/usr/bin:' + os.environ.get('PATH', '')) or 'python3'))
 config.substitutions.append(('%cxx', 'g++ -std=c++11 -Wall -Wextra -Werror -g' + san))
 
