@@ -243,7 +243,8 @@ def simplify(o):
             [(n, [simple_dim(d) for d in s], al) for n, s, al in o.temps],
             o.count_overflow,
             [[simple_max(d) for d in s] for s in o.max_outputs],
-            [[simple_max(d) for d in s] for s in o.max_temps])
+            [[simple_max(d) for d in s] for s in o.max_temps],
+            list(o.out_dims), o.undetermined, list(o.dims_names))
 
 
 def fmt_tuple(flat):
@@ -258,7 +259,8 @@ def fmt_interp(r, with_max=False):
     kind, reason, outs, temps = r[:4]
     if kind != 'accept':
         return '%s(%s)' % (kind.upper(), reason)
-    s = 'ACCEPT ' + fmt_shape_list(outs)
+    dv = r[7] if len(r) > 7 and r[7] else [False] * len(outs)
+    s = 'ACCEPT ' + ' '.join(('dims' if d else '') + '[' + ','.join(map(str, o)) + ']' for o, d in zip(outs, dv))
     if temps:
         s += ' tmp ' + ' '.join('%s=[%s]' % (n, ','.join(map(str, t))) for n, t, _ in temps)
     if with_max:
@@ -558,7 +560,7 @@ int main(int argc, char **argv)
 {
     static axon_shape in[MAXIN + 1], out[MAXOUT + 1], tmp[MAXTMP + 1], out2[MAXOUT + 1];
     static axon_shape omax[MAXOUT + 1], tmax[MAXTMP + 1];
-    static int64_t ocnt[2 * MAXOUT + 2], tcnt[4 * MAXTMP + 4];
+    static int64_t ocnt[4 * MAXOUT + 4], tcnt[4 * MAXTMP + 4];
     axon_error err, err2;
     int fid, nin, i, j;
     if (argc > 1 && strcmp(argv[1], "--names") == 0) {
@@ -600,12 +602,13 @@ int main(int argc, char **argv)
             printf(" T");
             for (i = 0; i < e->ntmp; i++)
                 put_shape(&tmp[i]);
-            /* the largest shapes (spec 5b) and their counts; of each
-             * intermediate also its counts (its element size) */
+            /* the largest shapes (spec 5b) and their counts, then each
+             * output's and intermediate's own counts */
             printf(" M");
             for (i = 0; i < e->nout; i++) {
                 put_shape(&omax[i]);
-                put_counts(ocnt[2 * i], ocnt[2 * i + 1]);
+                put_counts(ocnt[4 * i], ocnt[4 * i + 1]);
+                put_counts(ocnt[4 * i + 2], ocnt[4 * i + 3]);
             }
             printf(" N");
             for (i = 0; i < e->ntmp; i++) {
@@ -644,8 +647,10 @@ def write_harness(path, entries, headers):
                    '    if (st == 0) {\n'
                    '        for (i = 0; i < %s_NUM_OUTPUTS; i++) {\n            out[i] = plan.out[i];\n'
                    '            omax[i] = plan.out_max[i];\n'
-                   '            ocnt[2 * i] = plan.out_max_elements[i];\n'
-                   '            ocnt[2 * i + 1] = plan.out_max_bytes[i];\n        }\n'
+                   '            ocnt[4 * i] = plan.out_max_elements[i];\n'
+                   '            ocnt[4 * i + 1] = plan.out_max_bytes[i];\n'
+                   '            ocnt[4 * i + 2] = plan.out_elements[i];\n'
+                   '            ocnt[4 * i + 3] = plan.out_bytes[i];\n        }\n'
                    '        for (i = 0; i < %s_NUM_TEMPS; i++) {\n            tmp[i] = plan.tmp[i];\n'
                    '            tmax[i] = plan.tmp_max[i];\n'
                    '            tcnt[4 * i] = plan.tmp_max_elements[i];\n'
@@ -700,7 +705,7 @@ def parse_result(line, nout, ntmp):
         temps = shapes(ntmp)
         assert t[i] == 'M'
         i += 1
-        omax = shapes_counts(nout, 2)
+        omax = shapes_counts(nout, 4)
         assert t[i] == 'N'
         i += 1
         tmax = shapes_counts(ntmp, 4)
@@ -774,7 +779,10 @@ def compare(rep, prog, f, flat, ir, hres, tnames, stats):
         return
     stats['accepted'] += 1
     elems = f.get('out_elems') or []
-    ovs = [count_overflows(o, elems[i] if i < len(elems) else 4) for i, o in enumerate(iouts)]
+    odims = ir[7] or [False] * len(iouts)
+    # a dims output has no buffer (its counts are 0): it cannot overflow
+    ovs = [False if odims[i] else count_overflows(o, elems[i] if i < len(elems) else 4)
+           for i, o in enumerate(iouts)]
     ovs += [count_overflows(t, None) for _, t, _ in itemps]
     if None in ovs:
         stats['compared'] -= 1
@@ -804,12 +812,14 @@ def compare(rep, prog, f, flat, ir, hres, tnames, stats):
         if k:
             rep.disagree(k + '_OUTPUT', prog, fn, ftuple, irs, hr)
             return
-    pairs = compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps)
+    pairs = compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps, ir[9])
     if pairs is None:
         return
     if ovf:
         # the shapes agree, but a plan's count does not fit int64
         rep.disagree('MISSED_COUNT_OVERFLOW', prog, fn, ftuple, irs, hr)
+        return
+    if not compare_counts(rep, prog, fn, ftuple, irs, f, iouts, odims, itemps, omax, tmax, tnames, pairs):
         return
     compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats)
 
@@ -818,7 +828,7 @@ UNNAMED_RE = re.compile(r'^\S+ at \d+:\d+$')
 UNNAMED_OVF_RE = re.compile(r': \S+ at \d+:\d+ has more elements \(or bytes\) than int64 can count')
 
 
-def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
+def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps, dims_names=()):
     # intermediates by name; the header may leave out a name whose value is
     # an output (docs: "v is output 1: not an intermediate"); the unnamed
     # ones ("matmul at 4:12") are not the interpreter's (tests/emit/random
@@ -830,6 +840,11 @@ def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
     for hi, (hn, ht) in enumerate(zip(tnames, temps)):
         if UNNAMED_RE.match(hn):
             continue
+        if hn in dims_names and not any(t[0] == hn for t in itemps):
+            # a name bound to a dims value is not a tensor: not planned
+            # (the contract's decision)
+            rep.disagree('DIMS_PLANNED', prog, fn, ftuple, irs, hr, 'intermediate %s is a dims value' % hn)
+            return None
         while j < len(itemps) and itemps[j][0] != hn and itemps[j][2]:
             j += 1
         if j >= len(itemps) or itemps[j][0] != hn:
@@ -917,15 +932,17 @@ def compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats):
     if any(m != o for m, o in zip(imo, ir[2])) or any(imt[j] != ir[3][j][1] for _, j in pairs):
         stats['max_dynamic'] += 1
     elems = f.get('out_elems') or []
+    odims = ir[7] or [False] * len(imo)
     for k, (im, (hm, hc)) in enumerate(zip(imo, omax)):
         d = max_diff(im, hm)
         if d:
             rep.disagree('MAX_%s_OUTPUT' % d, prog, fn, ftuple, irs, hr, 'output %d' % (k + 1))
             return
-        want = max_counts(im, elems[k] if k < len(elems) else 4)
-        if tuple(hc) != want:
+        # a dims output: out_max holds its values, with counts 0 (no buffer)
+        want = (0, 0) if odims[k] else max_counts(im, elems[k] if k < len(elems) else 4)
+        if tuple(hc[:2]) != want:
             rep.disagree('MAX_COUNT_OUTPUT', prog, fn, ftuple, irs, hr,
-                         'output %d: counts %s, expected %s' % (k + 1, tuple(hc), want))
+                         'output %d: counts %s, expected %s' % (k + 1, tuple(hc[:2]), want))
             return
     for h, j in pairs:
         hm, hc = tmax[h]
@@ -943,6 +960,32 @@ def compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats):
                          'intermediate %s: counts %s, expected %s' % (
                              tnames[h], tuple(hc[:2]), ' or '.join(str(max_counts(im, e)) for e in sizes)))
             return
+
+
+def compare_counts(rep, prog, fn, ftuple, irs, f, iouts, odims, itemps, omax, tmax, tnames, pairs):
+    """The plan's own counts of each output (out_elements, out_bytes) and
+    named intermediate (tmp_elements; its bytes a multiple 1, 2, 4 or 8 of
+    it): as c-api.md counts a shape (-1 where a size is unknown or ragged,
+    0 where an axis is 0); a dims output has no buffer, its counts are 0
+    (the contract's decision).  False after a disagreement."""
+    elems = f.get('out_elems') or []
+    for k, (io, (hm, hc)) in enumerate(zip(iouts, omax)):
+        want = (0, 0) if odims[k] else max_counts(io, elems[k] if k < len(elems) else 4)
+        if tuple(hc[2:4]) != want:
+            rep.disagree('COUNT_OUTPUT', prog, fn, ftuple, irs, 'counts %s' % (tuple(hc[2:4]),),
+                         'output %d%s: out_elements/out_bytes %s, expected %s'
+                         % (k + 1, ' (a dims value)' if odims[k] else '', tuple(hc[2:4]), want))
+            return False
+    for h, j in pairs:
+        hc = tmax[h][1]
+        it = itemps[j][1]
+        got = tuple(hc[2:4])
+        if got not in [max_counts(it, e) for e in (1, 2, 4, 8)]:
+            rep.disagree('COUNT_TEMP', prog, fn, ftuple, irs, 'counts %s' % (got,),
+                         'intermediate %s: tmp_elements/tmp_bytes %s, expected %s'
+                         % (tnames[h], got, ' or '.join(str(max_counts(it, e)) for e in (1, 2, 4, 8))))
+            return False
+    return True
 
 
 def shape_diff(i, h):
