@@ -136,16 +136,107 @@ def flat_types(ty, out):
     return out
 
 
-def tuple_from_types(rng, ptypes):
+def is_dims_type(t):
+    return t[0] == 'tensor' and t[1] == 'dims'
+
+
+def dims_rank(t):
+    """The rank of a dims parameter's type, None if a shape variable (an
+    un-annotated parameter that inference left `dims a`) makes it open."""
+    n = 0
+    for a in t[2]:
+        if a[0] != 'dims':
+            return None
+        n += len(a[1])
+    return n
+
+
+def dims_size(rng, pool, negative):
+    """A value of a run-time dims parameter (spec 5b: an axis, a window, a
+    stride, a padding, a factor, k, a slice bound, a target size): mostly
+    small (an axis in range, a window that fits), often a size of the
+    tuple's tensors or a product of two (a reshape target, a bound), now and
+    then out of range: large, past int64's products, or (with --negative)
+    negative."""
+    r = rng.random()
+    if r < 0.45:
+        return rng.choice([0, 0, 1, 1, 1, 2, 2, 3])
+    if r < 0.75 and pool:
+        a = rng.choice(pool)
+        q = rng.random()
+        if q < 0.6:
+            return a
+        if q < 0.75:
+            return a * rng.choice(pool)
+        if q < 0.9:
+            return a // 2
+        return max(a - 1, 0)
+    if r < 0.9:
+        return rng.randint(4, 12)
+    if negative and r < 0.94:
+        return rng.choice([-1, -1, -3])
+    return rng.choice([4, 5, 8] + LARGE)
+
+
+def tensor_pool(shapes, types):
+    pool = set()
+    for s, t in zip(shapes, types):
+        if s is None or is_dims_type(t):
+            continue
+        n = 1
+        for d in s:
+            if d >= 0:
+                pool.add(d)
+                n *= d
+        if s:
+            pool.add(n)
+    return sorted(d for d in pool if d <= INT64_MAX)
+
+
+def redraw_dims(rng, flat, ptypes, negative):
+    """The tuple with new values for its dims parameters (the tensors
+    kept), or None if it has none."""
+    idx = [i for i, t in enumerate(ptypes) if is_dims_type(t)]
+    if not idx or len(ptypes) != len(flat):
+        return None
+    pool = tensor_pool(flat, ptypes)
+    out = list(flat)
+    for i in idx:
+        out[i] = tuple(dims_size(rng, pool, negative) for _ in range(len(flat[i])))
+    return out
+
+
+def tuple_from_types(rng, ptypes, negative=False):
     """Input shapes from the parameter types of a signature (or the
-    annotations), with random values for the variables; None on failure."""
+    annotations), with random values for the variables; None on failure.
+    The tensors first: a dims parameter's size that a tensor's type also
+    names takes its value, any other one dims_size's."""
     for _ in range(6):
         env, senv = {}, {}
         ctx = interp.Ctx()
         try:
-            shapes = []
-            for t in ptypes:
-                if t[0] == 'tensor':
+            shapes = [None] * len(ptypes)
+            order = [i for i, t in enumerate(ptypes) if not is_dims_type(t)] + \
+                [i for i, t in enumerate(ptypes) if is_dims_type(t)]
+            for i in order:
+                t = ptypes[i]
+                if is_dims_type(t):
+                    pool = tensor_pool(shapes, ptypes)
+                    free = set()
+                    for a in t[2]:
+                        if a[0] == 'dims':
+                            for d in a[1]:
+                                if d[0] == 'dvar' and d[1] not in env:
+                                    free.add(d[1])
+                    for v in sorted(free):
+                        env[v] = dims_size(rng, pool, False)
+                    if dims_rank(t) is None:
+                        for a in t[2]:
+                            if a[0] == 'svar' and a[1] not in senv:
+                                senv[a[1]] = tuple(dims_size(rng, pool, False)
+                                                   for _ in range(rng.choice([1, 1, 2, 2, 3, 4])))
+                    s = sig_shape(t[2], env, senv, rng, ctx)
+                elif t[0] == 'tensor':
                     s = sig_shape(t[2], env, senv, rng, ctx)
                 else:
                     s = tuple(rand_dim(rng) for _ in range(rng.choice([0, 1, 2])))
@@ -157,11 +248,15 @@ def tuple_from_types(rng, ptypes):
                         dims.append(d)
                     else:
                         raise interp.Reject('not a size')
-                shapes.append(tuple(dims))
+                shapes[i] = tuple(dims)
         except (interp.Reject, RecursionError):
             continue
         if any(len(s) > 8 for s in shapes) or any(d > INT64_MAX for s in shapes for d in s):
             continue
+        if negative and rng.random() < 0.04:
+            d = redraw_dims(rng, shapes, ptypes, True)
+            if d is not None:
+                shapes = d
         return shapes
     return None
 
@@ -190,11 +285,20 @@ def mutate(rng, shapes, negative=False):
     return shapes
 
 
-def random_tuple(rng, n, negative):
+def random_tuple(rng, n, negative, ptypes=None):
+    """Random shapes; a dims parameter (ptypes, where they are known) is
+    mostly of its type's rank, its values dims_size's."""
     pool = [rand_dim(rng) for _ in range(rng.choice([1, 2, 3]))]
     r0 = rng.choice([0, 1, 1, 2, 2, 3, 4])
     shapes = []
-    for _ in range(n):
+    for i in range(n):
+        t = ptypes[i] if ptypes is not None and len(ptypes) == n else None
+        if t is not None and is_dims_type(t) and rng.random() < 0.8:
+            rank = dims_rank(t)
+            if rank is None or rng.random() < 0.1:
+                rank = rng.choice([0, 1, 1, 2, 2, 3, 4])
+            shapes.append(tuple(dims_size(rng, pool, negative) for _ in range(rank)))
+            continue
         rank = min(max(r0 + rng.choice([-1, 0, 0, 0, 1]), 0), 4)
         dims = []
         for _ in range(rank):
@@ -292,6 +396,15 @@ def reason_class(text):
         return 'element type'
     if 'cannot decide' in t:
         what = t.split('cannot decide', 1)[1].split('from the input', 1)[0]
+        m = re.match(r"\s*(.*?) = [\w']+ \(input \d+\) axis \d+", what)
+        if m:
+            # an input's size given by an expression of its annotation
+            # (`x : f32 [a * b + b]`): its form, the names lettered
+            letters = {}
+            form = re.sub(r"[A-Za-z_][\w']*",
+                          lambda n: letters.setdefault(n.group(0), 'abcdefghijklmnopqrs'[min(len(letters), 18)]),
+                          m.group(1))
+            return 'cannot decide an input size %s' % form
         if 'broadcast' in what:
             return 'cannot decide a broadcast'
         if '>=' in what:
@@ -337,6 +450,108 @@ def dependents(prog, failing):
     return bad
 
 
+# ---------------------------------------------------------------- run-time dims
+
+# spec 5b: the operators with dims arguments, and which arguments are dims
+DIMS_POS = {'conv1d': (2, 3), 'conv2d': (2, 3), 'conv2d_grouped': (2, 3, 4, 5),
+            'maxpool2d': (1, 2, 3), 'avgpool2d': (1, 2, 3), 'maxpool1d': (1, 2, 3),
+            'avgpool1d': (1, 2, 3), 'upsample2d': (1,), 'pad2d': (1,), 'size': (0,),
+            'topk': (1,), 'reshape': (1,), 'concat_axis': (2,), 'slice': (1, 2, 3)}
+
+
+def ast_names(e, out):
+    """Every value name and dimension name under an AST node."""
+    if isinstance(e, tuple):
+        if len(e) == 2 and e[0] in ('var', 'dvar') and isinstance(e[1], str):
+            out.add(e[1])
+            return out
+        for x in e:
+            ast_names(x, out)
+    elif isinstance(e, list):
+        for x in e:
+            ast_names(x, out)
+    return out
+
+
+def pattern_names(p, acc=None):
+    acc = set() if acc is None else acc
+    if p[0] == 'pname':
+        acc.add(p[1])
+    elif p[0] == 'ptuple':
+        for q in p[1]:
+            pattern_names(q, acc)
+    return acc
+
+
+def dims_calls(e, acc):
+    """[(operator, [names in its dims arguments])] of the 5b operators
+    called under an AST node (a program's item of that name hides one)."""
+    if isinstance(e, tuple):
+        if e and e[0] == 'call' and len(e) == 3 and e[1][0] == 'var' and e[1][1] in DIMS_POS:
+            pos = DIMS_POS[e[1][1]]
+            names = set()
+            for i, a in enumerate(e[2]):
+                if i in pos:
+                    ast_names(a, names)
+            acc.append((e[1][1], names))
+        for x in e:
+            dims_calls(x, acc)
+    elif isinstance(e, list):
+        for x in e:
+            dims_calls(x, acc)
+    return acc
+
+
+def runtime_dims(prog, name, ptypes):
+    """Whether function `name` passes a run-time dims parameter (or a size
+    of one's annotation, or a local computed from one) to a 5b operator:
+    the review's 'programs that use 5b with run-time dims parameters'."""
+    it = prog.by_name.get(name)
+    if it is None or it.kind == 'extern' or it.node[0] != 'fn':
+        return False
+    params = it.node[1]
+    names = set()
+    for (pn, pt), t in zip(params, ptypes if ptypes and len(ptypes) == len(params) else [None] * len(params)):
+        if (pt is not None and pt[0] == 'tensor' and pt[1] == 'dims') or (t is not None and is_dims_type(t)):
+            names.add(pn)
+            if pt is not None:
+                ast_names(pt[2], names)
+    if not names:
+        return False
+    # a local bound from one of them is one of them
+    for st in it.node[3]:
+        if ast_names(st[-1], set()) & names:
+            names |= pattern_names(st[1]) if st[0] != 'ann' else {st[1]}
+    if any(ns & names for _, ns in dims_calls(it.node, [])):
+        return True
+    return False
+
+
+def guess_dims_params(prog, name, st):
+    """The structure of a function that check rejects, from its annotations:
+    an un-annotated parameter passed straight as a 5b operator's dims
+    argument is a dims value."""
+    it = prog.by_name.get(name)
+    if it is None or it.kind == 'extern' or it.node[0] != 'fn' or len(st) != len(it.node[1]):
+        return st
+    direct = set()
+
+    def walk(e):
+        if isinstance(e, tuple):
+            if e and e[0] == 'call' and len(e) == 3 and e[1][0] == 'var' and e[1][1] in DIMS_POS:
+                for i, a in enumerate(e[2]):
+                    if i in DIMS_POS[e[1][1]] and a[0] == 'var':
+                        direct.add(a[1])
+            for x in e:
+                walk(x)
+        elif isinstance(e, list):
+            for x in e:
+                walk(x)
+    walk(it.node)
+    return [interp.DIMS if pt is None and pn in direct and x == 'T' else x
+            for (pn, pt), x in zip(it.node[1], st)]
+
+
 # ---------------------------------------------------------------- one program
 
 class Job(object):
@@ -358,7 +573,7 @@ def run_tuples(prog, name, structure, ptypes, rng, ntuples, negative, budget, si
         attempts += 1
         from_sig = ptypes is not None and rng.random() < sig_share
         if from_sig:
-            flat = tuple_from_types(rng, ptypes)
+            flat = tuple_from_types(rng, ptypes, negative)
             if flat is None:
                 from_sig = False
             else:
@@ -366,12 +581,28 @@ def run_tuples(prog, name, structure, ptypes, rng, ntuples, negative, budget, si
                 if mutated:
                     flat = mutate(rng, flat, negative)
         if not from_sig:
-            flat = random_tuple(rng, n, negative)
+            flat = random_tuple(rng, n, negative, ptypes)
         key = tuple(tuple(s) for s in flat)
         if key in seen:
             continue
         seen.add(key)
         o = interp.run_function(prog, name, [tuple(s) for s in flat], structure, budget=budget)
+        if from_sig and not mutated and o.kind == 'reject':
+            # run-time dims parameters (an axis, a window, a reshape's
+            # target) that the signature does not tie to the tensors: other
+            # values for them, the tensors kept, for an accepted tuple
+            for _ in range(4):
+                f2 = redraw_dims(rng, flat, ptypes, False)
+                if f2 is None:
+                    break
+                k2 = tuple(tuple(s) for s in f2)
+                if k2 in seen:
+                    continue
+                o2 = interp.run_function(prog, name, [tuple(s) for s in f2], structure, budget=budget)
+                if o2.kind != 'reject':
+                    flat, key, o = f2, k2, o2
+                    seen.add(k2)
+                    break
         if from_sig and not mutated and o.kind == 'reject' and rng.random() < 0.6:
             # the where-clauses are not sampled: try again for an accepted one
             continue
@@ -442,17 +673,20 @@ def process(job):
             st = interp.structure_from_annotations(prog, name)
             if st is None or any(interp.has_fun(x) for x in st):
                 continue
+            st = guess_dims_params(prog, name, st)
             it = prog.by_name[name]
             ptypes = None
             if it.kind != 'extern' and it.node[0] == 'fn':
                 ptypes = []
-                for pn, pt in it.node[1]:
+                for (pn, pt), x in zip(it.node[1], st):
                     if pt is None:
-                        ptypes.append(('tvar', pn))
+                        ptypes.append(('tensor', 'dims', [('svar', '%' + pn)]) if x is interp.DIMS
+                                      else ('tvar', pn))
                     else:
                         flat_types(pt, ptypes)
             tuples = run_tuples(prog, name, st, ptypes, rng, max(job.tuples // 2, 10), job.negative, job.budget, 0.6)
             res['functions'].append({'name': name, 'status': 'static_reject', 'tuples': tuples,
+                                     'rtdims': runtime_dims(prog, name, ptypes),
                                      'message': ' / '.join(m for m in msg if ':%d:' % it.line in m or True)[:300]})
         # check the rest of the program without the failing items
         bad = dependents(prog, failing)
@@ -513,7 +747,7 @@ def process(job):
         ptypes = []
         for t in ty[1]:
             flat_types(t, ptypes)
-        f = {'name': name, 'sig': sigs[name][2]}
+        f = {'name': name, 'sig': sigs[name][2], 'rtdims': runtime_dims(prog, name, ptypes)}
         cn = c_name(name)
         if cn in exported:
             f['status'] = 'exported'
@@ -713,6 +947,64 @@ def parse_result(line, nout, ntmp):
         i += 1
         souts = shapes(nout)
     return st1, name, st2, outs, temps, souts, msg, omax, tmax
+
+
+def header_culprits(r, errs):
+    """{function name: [error lines]} of a header's compile errors: the
+    exported function whose code (the last line before the error that names
+    PREFIX_NAME_) holds each; {} if one cannot be placed."""
+    try:
+        lines = open(r['header']).read().split('\n')
+    except OSError:
+        return {}
+    fns = [f for f in r['functions'] if f['status'] == 'exported']
+    out = {}
+    for e in errs:
+        m = re.match(r'^[^:]*\.h:(\d+):', e)
+        if not m:
+            return {}
+        L = int(m.group(1))
+        best, where = None, -1
+        for f in fns:
+            pat = f['cname'] + '_'
+            for i in range(min(L, len(lines)) - 1, -1, -1):
+                if pat in lines[i]:
+                    if i > where:
+                        best, where = f, i
+                    break
+        if best is None:
+            return {}
+        out.setdefault(best['name'], []).append(e)
+    return out
+
+
+def reemit_without(r, culprits, axonc):
+    """Emit r's program again without the items in culprits (and those
+    using them) into the same header; True on success (those functions are
+    then 'uncompiled')."""
+    try:
+        text = open(r['path']).read()
+        prog = interp.parse_program(text, r['path'])
+    except (OSError, interp.AxonSyntaxError):
+        return False
+    bad = dependents(prog, set(culprits))
+    keep = [it for it in prog.items if it.name not in bad]
+    if not keep or not any(f['status'] == 'exported' and f['name'] not in bad for f in r['functions']):
+        return False
+    d = os.path.join(os.path.dirname(r['header']), '..', 'reduced-hc', os.path.basename(r['header'])[:-2])
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, os.path.basename(r['path']))
+    with open(path, 'w') as f:
+        for it in keep:
+            f.write(text[it.start:it.end].rstrip(';') + ';\n')
+    prefix = os.path.basename(r['header'])[:-2]
+    em = run_cmd([axonc, 'emit', path, '-o', r['header'], '--prefix', prefix])
+    if em.returncode != 0:
+        return False
+    for f in r['functions']:
+        if f['name'] in bad and f['status'] == 'exported':
+            f['status'] = 'uncompiled'
+    return True
 
 
 # ---------------------------------------------------------------- comparing
@@ -1009,6 +1301,9 @@ def main():
     ap.add_argument('--jobs', type=int, default=0, help='worker processes (default: the number of CPUs, at most 4)')
     ap.add_argument('--budget', type=int, default=20000, help="the solver's work limit per tuple")
     ap.add_argument('--verbose', action='store_true', help='print every disagreeing tuple, not one per function and kind')
+    ap.add_argument('--strict-refusals', action='store_true',
+                    help='count a REFUSED_DECIDABLE function (not exported, though the interpreter decides every '
+                         'tuple) as a disagreement')
     args = ap.parse_args()
     t0 = time.time()
     args.axonc = os.path.abspath(args.axonc)
@@ -1078,7 +1373,20 @@ def main():
             break
         for r in results:
             if r.get('header') and os.path.basename(r['header'])[:-2] in bad:
-                first = [ln for ln in comp.stderr.splitlines() if os.path.basename(r['header']) in ln and 'error' in ln]
+                base = os.path.basename(r['header'])
+                errs = [ln for ln in comp.stderr.splitlines() if ln.startswith(r['header']) and ': error' in ln]
+                first = [ln for ln in comp.stderr.splitlines() if base in ln and 'error' in ln]
+                # the functions whose code holds the errors: leave them out
+                # and emit the rest again, so that one function's header
+                # does not hide the others'
+                culprits = header_culprits(r, errs)
+                if culprits and reemit_without(r, culprits, args.axonc):
+                    for f in r['functions']:
+                        if f['name'] in culprits:
+                            e = [ln for ln in errs if f['name'] in culprits[f['name']]] or first
+                            rep.disagree('HEADER_COMPILE', r['path'], f['name'], '-', 'compiles', 'error',
+                                         (culprits[f['name']][0] if culprits[f['name']] else '')[:300])
+                    continue
                 rep.disagree('HEADER_COMPILE', r['path'], '-', '-', 'compiles', 'error', (first[0] if first else '')[:300])
                 r['header'] = None
                 for f in r['functions']:
@@ -1126,12 +1434,15 @@ def main():
     stats = dict(compared=0, accepted=0, rejected=0, gave_up=0, undecidable=0, undet_rank=0, elem_size_unknown=0,
                  unnamed_overflow=0, max_compared=0, max_dynamic=0, max_unbounded=0)
     origin_stats = {}
+    rt_tuples = {}
     for (r, f, flat, ir, origin), line in zip(order, outl):
         nin, nout, ntmp, tn = tnames[f['entry']]
         hres = parse_result(line, nout, ntmp)
         compare(rep, r['path'], f, flat, ir, hres, tn, stats)
         key = (origin, ir[0])
         origin_stats[key] = origin_stats.get(key, 0) + 1
+        if f.get('rtdims'):
+            rt_tuples[ir[0]] = rt_tuples.get(ir[0], 0) + 1
 
     # static rejections, refusals
     nprog = len(results)
@@ -1139,6 +1450,8 @@ def main():
     nfun = nexp = nref = nstat = 0
     refused_by = {}
     refused_decidable = {}
+    rt_refused_decidable = [0]
+    rt = dict(programs=0, functions=0, exported=0, refused=0, static=0)
     static_tuples = 0
     missing = 0
     for r in results:
@@ -1146,8 +1459,17 @@ def main():
             rep.disagree('SYNTAX', r['path'], '-', '-', 'parses', r['syntax'])
         for note in r['notes']:
             print('note: %s: %s' % (r['path'], note))
+        if any(f.get('rtdims') for f in r['functions']):
+            rt['programs'] += 1
         for f in r['functions']:
             nfun += 1
+            if f.get('rtdims'):
+                rt['functions'] += 1
+                st = f['status']
+                key = {'exported': 'exported', 'uncompiled': 'exported', 'refused': 'refused',
+                       'static_reject': 'static'}.get(st)
+                if key:
+                    rt[key] += 1
             if f['status'] == 'exported':
                 nexp += 1
             elif f['status'] == 'static_reject':
@@ -1167,11 +1489,22 @@ def main():
                 if f.get('higher_order') or cls in ('higher-order', 'parameter of any type', 'element type'):
                     continue
                 kinds = set(ir[0] for _, ir, _ in f['tuples'])
-                if f['tuples'] and kinds <= {'accept', 'reject'}:
+                # decided on every tuple tried: accepted (every size of the
+                # outputs and intermediates determined: an existential that
+                # several values fit, `[n]` of `x : f32 [n / 2 + 1]`, is a
+                # size the header may not be able to give) or rejected
+                undet = any(ir[0] == 'accept' and ir[8] for _, ir, _ in f['tuples'])
+                if f['tuples'] and kinds <= {'accept', 'reject'} and not undet:
                     refused_decidable[cls] = refused_decidable.get(cls, 0) + 1
+                    if f.get('rtdims'):
+                        rt_refused_decidable[0] += 1
+                    acc = [t for t in f['tuples'] if t[1][0] == 'accept']
+                    ex = acc[0] if acc else f['tuples'][0]
                     print('REFUSED_DECIDABLE %s %s (%s) e.g. in=%s interp=%s' % (
-                        r['path'], f['name'], f['reason'],
-                        fmt_tuple(f['tuples'][0][0]), fmt_interp(f['tuples'][0][1])))
+                        r['path'], f['name'], f['reason'], fmt_tuple(ex[0]), fmt_interp(ex[1])))
+                    if args.strict_refusals:
+                        rep.disagree('REFUSED_DECIDABLE', r['path'], f['name'], fmt_tuple(ex[0]),
+                                     fmt_interp(ex[1]), 'not exported', f['reason'])
             elif f['status'] == 'uncompiled':
                 nexp += 1
             else:
@@ -1199,6 +1532,12 @@ def main():
           'a size with no bound on either side %d)'
           % (stats['max_compared'], stats['max_dynamic'], stats['max_unbounded']))
     print('tuple origins: ' + ', '.join('%s/%s %d' % (k[0], k[1], v) for k, v in sorted(origin_stats.items())))
+    print('run-time dims (spec 5b operators given a dims parameter): programs %d, functions %d '
+          '(exported %d, refused %d, refused but decidable %d, rejected by check %d), tuples compared on '
+          'exported ones %d (accepted %d, rejected %d, undecidable %d, undetermined rank %d)'
+          % (rt['programs'], rt['functions'], rt['exported'], rt['refused'], rt_refused_decidable[0],
+             rt['static'], sum(v for k, v in rt_tuples.items() if k != 'gave_up'), rt_tuples.get('accept', 0),
+             rt_tuples.get('reject', 0), rt_tuples.get('undecidable', 0), rt_tuples.get('undet_rank', 0)))
     print('refused but decidable %d%s' % (sum(refused_decidable.values()),
           (' (' + ', '.join('%s %d' % kv for kv in sorted(refused_decidable.items())) + ')') if refused_decidable else ''))
     if rep.dis:
