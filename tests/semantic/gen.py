@@ -530,6 +530,8 @@ class FnGen(object):
             self.maxp += 3
         self.unannotated = set()  # dims parameters left to inference
         self.forced = None        # the next expr()'s value (a chain)
+        self.chain_hint = False   # in a chain: constant slice bounds, targets
+                                  # that merge axes
         self.last_axis = None     # (text, axis) of the last axis argument
         self.param_text = {}      # parameter -> its annotation's text (an
                                   # input size `[a * b + b]`)
@@ -963,7 +965,23 @@ class FnGen(object):
             d = self.rt_dims([adc(v) for v in vals])
             if d is not None:
                 return d
-        if r < p + 0.14:
+        if r < p + 0.04:
+            # an expression of the item's sizes (`[n]`, `[n / 2]`): known
+            # when the shape function runs, whatever the value
+            names = [n for n in self.dims if self.binder(n) is not None]
+            if names:
+                texts, sizes = [], []
+                for _ in vals:
+                    n = self.pick(names)
+                    self.size_in_dims(ads(n))
+                    if self.chance(0.5):
+                        texts.append(n)
+                        sizes.append(ads(n))
+                    else:
+                        texts.append('%s / 2' % n)
+                        sizes.append(opaque())
+                return '[' + ', '.join(texts) + ']', sizes
+        if r < p + 0.18:
             for n, v in self.dims_locals:
                 if [adconst(a) for a in v] == list(vals):
                     return n, list(v)
@@ -1101,6 +1119,10 @@ class FnGen(object):
             return None
         sizes = [i[1] for i in it]
         r = self.rng.random()
+        if self.chain_hint and self.chance(0.6):
+            # after a run-time dims operation: a target that depends on its
+            # result's sizes (axes merged, everything, a 1 dropped)
+            r = self.pick([0.1, 0.4, 0.7])
         if r < 0.3 and len(sizes) >= 2:
             # merge two adjacent axes: [b, n * d]
             i = self.rng.randrange(len(sizes) - 1)
@@ -1195,7 +1217,7 @@ class FnGen(object):
         parameter's size (`[k]`), or an input's size (`y : f32 [k]`, then
         `[k]`); run.py draws its value (mostly small)."""
         k = n if self.chance(0.03) else self.rng.randrange(n)
-        if self.chance(min(self.rt_p() * 1.2, 0.6)):
+        if self.chance(0.7 if self.chain_hint else min(self.rt_p() * 1.2, 0.6)):
             q = self.rng.random()
             if q < 0.45:
                 p = self.new_dims_param(1)
@@ -1266,6 +1288,8 @@ class FnGen(object):
         if k is not None and k >= len(it):
             return 'slice(%s, %s, [0], [0])' % (x[0], kt), 3, it
         r = self.rng.random()
+        if self.chain_hint and self.chance(0.5):
+            r = 1.0                 # constant bounds: [0], [1]; [0], [2]
         if r < (0.4 if self.rt_mode else 0.12):
             # the bounds as dims parameters: `i : dims [i]`, `j : dims [j]`
             # (the slice is then j - i, which later dims values may use),
@@ -1314,7 +1338,7 @@ class FnGen(object):
                     j = c + 1               # past the axis
                 bounds = ('[%d]' % i, '[%d]' % j)
                 out = ('d', adc(j - i))
-            elif st is not None and self.chance(0.5 if self.rt_mode else 0.75):
+            elif st is not None and r < 1.0 and self.chance(0.5 if self.rt_mode else 0.75):
                 q = self.rng.random()
                 if q < 0.3:
                     bounds, out = ('[0]', '[%s]' % st), ('d', size)
@@ -1326,7 +1350,7 @@ class FnGen(object):
             else:
                 # constant bounds: a run-time check j <= n
                 i = self.pick([0, 0, 1])
-                j = i + self.pick([0, 1, 2])
+                j = i + (self.pick([1, 1, 2, 3]) if self.chain_hint else self.pick([0, 1, 2]))
                 bounds, out = ('[%d]' % i, '[%d]' % j), ('d', adc(j - i))
         text = 'slice(%s, %s, %s, %s)' % (x[0], kt, bounds[0], bounds[1])
         if k is None:
@@ -1650,6 +1674,13 @@ class FnGen(object):
         stmts = []
         nst = self.rng.choice([0, 1, 1, 2, 2, 3, 4])
         depth = self.rng.choice([1, 2, 2, 3])
+        if self.rt_mode and self.chance(0.7):
+            # a chain over run-time dims first (the review's bugs 1, 2)
+            for _ in range(3):
+                st = self.stmt_chain(depth)
+                if st:
+                    stmts.append(st)
+                    break
         for _ in range(nst):
             st = self.statement(depth)
             if st:
@@ -1874,6 +1905,21 @@ class FnGen(object):
         2: `reshape(slice(x, ax, [0], [3]), [3, n])`)."""
         first = self.pick(['slice', 'slice', 'concat_axis', 'cnn', 'reshape'])
         self.last_axis = None
+        self.chain_hint = True
+        try:
+            return self.chain(first, depth)
+        finally:
+            self.chain_hint = False
+            self.forced = None
+
+    def chain(self, first, depth):
+        if first in ('slice', 'concat_axis', 'reshape') and self.chance(0.5):
+            # an input of symbolic sizes first (`x : f32 [m, n]`)
+            items = tuple(('d', ads(self.pick(self.dims)) if self.dims and self.chance(0.3)
+                           else ads(self.fresh_dim())) for _ in range(self.pick([2, 2, 3])))
+            p = self.new_param(items)
+            if p is not None:
+                self.forced = (p, 3, items)
         if first == 'cnn':
             e = self.op_cnn(self.pool, depth)
         else:

@@ -3824,6 +3824,9 @@ qo21 = fn (x : f32 [2 * n + 1]) { slice(x, [0], [0], [n]) };
 qpr = fn (x : f32 [b, c, l], r, s) { reshape(maxpool1d(x, r, s, [0]), [b, c * l]) };
 qur = fn (x : f32 [b, c, h, w], f) { reshape(upsample2d(x, f), [b, c, 2 * h, 2 * w]) };
 qtkr = fn (x : f32 [b, n], k) { v, i = topk(x, k); reshape(v, [b * n]) };
+qrk = fn (x : f32 a, k : dims [k]) where rank(a) = k + 1 { slice(x, k, [0], [1]) };
+extern erk : (t p @ [n], dims [k]) -> t p where rank(p) = k;
+qerk = fn (x, k) { erk(x, k) };
 """
 
 # The largest shapes (spec 5b, the upper bound of a data-dependent `?`):
@@ -4141,6 +4144,11 @@ SELFTEST_CASES = [
     ('qtkr', ['[2, 3]', 'dims [3]'], 'ACCEPT [6] | v=[2, 3] i=[2, 3]'),
     ('qtkr', ['[2, 3]', 'dims [2]'], 'REJECT'), ('qtkr', ['[2, 3]', 'dims [4]'], 'REJECT'),
     ('qtkr', ['[0, 3]', 'dims [1]'], 'ACCEPT [0] | v=[0, 1] i=[0, 1]'),
+    # rank(p) = k with k a run-time size: k out of range rejects
+    ('qrk', ['[2, 3]', '[1]'], 'ACCEPT [2, 1]'), ('qrk', ['[2, 3]', '[0]'], 'REJECT'),
+    ('qrk', ['[2, 3]', '[1099511627776]'], 'REJECT'), ('qrk', ['[]', '[0]'], 'REJECT'),
+    ('qerk', ['[2, 3]', 'dims [1]'], 'ACCEPT [2]'), ('qerk', ['[2, 3]', 'dims [0]'], 'REJECT'),
+    ('qerk', ['[2, 3]', 'dims [5]'], 'REJECT'), ('qerk', ['[2, 3]', 'dims [9223372036854775807]'], 'REJECT'),
 ]
 
 
