@@ -136,6 +136,22 @@ def shape_text(items, elem):
     return elem + ' ' + ' @ '.join(parts)
 
 
+def prod(sizes):
+    """The product of abstract sizes (an element count)."""
+    e = adc(1)
+    for a in sizes:
+        e = ad_op('*', e, a)
+    return e
+
+
+def has_dimsv(items):
+    if items and items[0] == 'dimsv':
+        return True
+    if items and items[0] == 'tuple':
+        return any(has_dimsv(t) for t in items[1])
+    return False
+
+
 def lead_dims(items):
     n = 0
     for it in items:
@@ -431,6 +447,60 @@ IDIOMS = [
 ]
 
 
+# spec 5b with run-time dims arguments (the review's seeds 601-606): an axis,
+# bounds, a window, factors, k, a target as dims parameters (left to
+# inference or annotated), then what depends on them: a reshape after a
+# slice along a run-time axis, a concat then a slice, counts that combine;
+# named dims values and dims results (not tensors: no plan, no counts);
+# inputs whose sizes are expressions of names another input gives
+IDIOMS_RT = [
+    'fn (x : {E} [m, n], ax) {{ reshape(slice(x, ax, [0], [1]), [n]) }}',
+    'fn (x : {E} [m, n], ax) {{ reshape(slice(x, ax, [0], [{C}]), [{C}, n]) }}',
+    'fn (x : {E} [m, n], ax : dims [k]) {{ v = slice(x, ax, [1], [m]); reshape(v, [m * n - n]) }}',
+    'fn (x : {E} [b, n, d], ax) {{ flatten(slice(x, ax, [0], [{C}])) }}',
+    'fn (x : {E} [m, n], y : {E} [m, n], ax) {{ v = concat_axis(x, y, ax); reshape(v, [2 * m * n]) }}',
+    'fn (x : {E} [m, n], y : {E} [m, n], ax) {{ v = concat_axis(x, y, ax); slice(v, ax, [0], [m]) }}',
+    'fn (x : {E} [m, n], y : {E} [m, k], ax) {{ concat_axis(x, y, ax) }}',
+    'fn (x : {E} [n, d], ax) {{ slice(concat_axis(x, x, ax), ax, [1], [n]) }}',
+    'fn (x : {E} [n, d], ax, j : dims [j]) {{ v = slice(x, ax, [0], j); reshape(v, [n * j]) }}',
+    'fn (x : {E} [m, n], i : dims [i], j : dims [j]) {{ v = slice(x, [1], i, j); reshape(v, [m * (j - i)]) }}',
+    'fn (x : {E} [b, n, d], ax, i, j) {{ v = slice(x, ax, i, j); {U}(v) }}',
+    'fn (x : {E} a, ax : dims [k]) where rank(a) = k + 1 {{ slice(x, ax, [0], [1]) }}',
+    'fn (x : {E} [n, m], y : {E} [k]) {{ slice(x, [k], [0], [1]) }}',
+    'fn (x : {E} [b, n, d], t) {{ reshape(x, t) }}',
+    'fn (x : {E} [b, n, d], t : dims [p, q]) {{ v = reshape(x, t); transpose(v) }}',
+    'fn (s : dims [n, m], x : {E} [n * m]) {{ reshape(x, s), s }}',
+    'fn (x : {E} [n], s) {{ reshape(x, s), s }}',
+    'fn (x : {E} [b, n, d], h) {{ reshape(x, [b, n, {C}, d / {C}]) {OP} reshape(x, [b, n, {C}, d / {C}]), h }}',
+    'fn (x : {E} [n, d]) {{ t = [n, d, n, d]; reshape(x, [d, n]) }}',
+    'fn (x : {E} [n, d]) {{ t = [d, n]; reshape(x, t), t }}',
+    'fn (x : {E} [n]) {{ [n, n, n] }}',
+    'fn (x : {E} [n, d]) {{ t : dims [a, b] = [d, n / 2]; x, t }}',
+    'fn (x : {E} [b, c, h, w]) {{ s = [h * w, c]; reshape(x, [b] @ s) }}',
+    'fn (x : {E} [b, c, h, w]) {{ s = [b, c * h * w]; y = reshape(x, s); y, s, [b] }}',
+    'fn (g : {E} [a + 1], x : {E} [a * b + b]) {{ reshape(x, [a + 1, b]) }}',
+    'fn (g : {E} [a], x : {E} [(a + 1) * b]) {{ reshape(x, [b, a + 1]) }}',
+    'fn (x : {E} [a * b + b], y : {E} [a]) {{ reshape(x, [b, a + 1]) }}',
+    'fn (x : {E} [n / 2 + 1]) {{ x }}',
+    'fn (x : {E} [n / 2 + 1], y : {E} [n]) {{ x {OP} x, y }}',
+    'fn (x : {E} [2 * n + 1]) {{ slice(x, [0], [0], [n]) }}',
+    'fn (x : {E} [2 * n + 1], y : {E} [n]) {{ slice(x, [0], [n + 1], [2 * n + 1]) {OP} y }}',
+    'fn (x : {E} [b, c, l], r, s) {{ reshape(maxpool1d(x, r, s, [0]), [b, c * l]) }}',
+    'fn (x : {E} [b, c, h, w], f) {{ reshape(upsample2d(x, f), [b, c, 2 * h, 2 * w]) }}',
+    'fn (x : {E} [b, c, h, w], f : dims [f1, f2]) {{ v = upsample2d(x, f); reshape(v, [b, c * f1 * h * f2 * w]) }}',
+    'fn (x : {E} [b, n], k) {{ v, i = topk(x, k); reshape(v, [b * n]) }}',
+    'fn (x : {E} [b, n], k : dims [k]) {{ v, i = topk(x, k); reshape(v, [k, b]) }}',
+    'fn (x : {E} [b, c, h, w], p : dims [p1, p2, p3, p4]) {{ v = pad2d(x, p); reshape(v, [b * c, (h + p1 + p2) * (w + p3 + p4)]) }}',
+    'fn (x : {E} [b, c, h, w], k : {E} [m, c, r, q], s, p) {{ flatten(conv2d(x, k, s, p)) }}',
+    'fn (x : {E} [b, c, l], w : {E} [m, c, r], s : dims [s], p : dims [p]) {{ v = conv1d(x, w, s, p); reshape(v, [b * m * ((l + 2 * p - r) / s + 1)]) }}',
+    'fn (x : {E} [b, c, l], w : {E} [m, c, r], p : dims [p]) {{ v = conv1d(x, w, [1], p); reshape(v, [b, m * (l + 2 * p - r + 1)]) }}',
+    'fn (x : {E} [n, c, h, w], k : {E} [o, 1, 3, 3], g, d) {{ conv2d_grouped(x, k, [1, 1], [1, 1], d, g) }}',
+    'fn (x : {E} [b, c, h, w], r : dims [r, q]) {{ v = avgpool2d(x, r, [1, 1], [0, 0]); reshape(v, [b, c, (h - r + 1) * (w - q + 1)]) }}',
+    'fn (x : {E} [b, c, h, w], r, s, p) {{ maxpool2d(x, r, s, p) }}',
+    'fn (x : {E} [n], s) {{ x / size(s) }}',
+]
+
+
 class FnGen(object):
     def __init__(self, g, name):
         self.g = g
@@ -448,10 +518,25 @@ class FnGen(object):
         self.maxp = self.rng.choice([3, 4, 5, 6])
         self.nlam = 0
         self.dims_params = {}     # name -> rank (spec 5b: dims parameters)
-        self.dims_locals = []     # (name, values) let-bound dims values
+        self.dims_locals = []     # (name, abstract sizes) let-bound dims values
         self.dims_named = {}      # dims parameter -> its annotation's size names
         self.pinned = set()       # parameters whose annotation must bind the
                                   # names a dims value uses (written exactly)
+        # spec 5b, run-time dims arguments: a function "rt" passes many of
+        # its operators' dims arguments (axes, windows, strides, targets,
+        # bounds, k, factors) as dims parameters, the others now and then
+        self.rt_mode = self.rng.random() < 0.35
+        if self.rt_mode:
+            self.maxp += 3
+        self.unannotated = set()  # dims parameters left to inference
+        self.forced = None        # the next expr()'s value (a chain)
+        self.chain_hint = False   # in a chain: constant slice bounds, targets
+                                  # that merge axes
+        self.last_axis = None     # (text, axis) of the last axis argument
+        self.param_text = {}      # parameter -> its annotation's text (an
+                                  # input size `[a * b + b]`)
+        self.extra_bound = {}     # size name -> the parameter whose
+                                  # param_text binds it
 
     def chance(self, p):
         return self.rng.random() < p
@@ -560,6 +645,31 @@ class FnGen(object):
         self.dims_named[p] = names
         return p, names
 
+    def rt_p(self):
+        """The chance that a dims argument is a run-time dims parameter."""
+        return 0.45 if self.rt_mode else 0.07
+
+    def rt_dims(self, sizes, annotate=None):
+        """A run-time dims parameter standing for a dims value of abstract
+        sizes `sizes` (what the program means it to be): (text, the sizes
+        the rest of the function works with) or None.  Annotated `p : dims
+        [a, b]` with fresh names (the sizes are then those names, which
+        later dims values and annotations may use), or left to inference
+        (`p`: the intended sizes, now and then opaque).  The run-time
+        values are run.py's (mostly small: an axis, a window, a stride)."""
+        if annotate is None:
+            annotate = self.chance(0.55)
+        if annotate:
+            hp = self.new_named_dims_param(len(sizes))
+            if hp is None:
+                return None
+            return hp[0], [ads(n) for n in hp[1]]
+        p = self.new_dims_param(len(sizes))
+        if p is None:
+            return None
+        self.unannotated.add(p)
+        return p, [a if self.chance(0.75) else opaque() for a in sizes]
+
     # -- spec 5b: names in dims values.  A name in a dims value is an
     # annotation name of the item; one that no annotation binds would be an
     # existential (README: the generator writes none).  So a dims value
@@ -569,6 +679,8 @@ class FnGen(object):
     def binder(self, name, shape=False):
         """The parameter whose annotation will bind size (or shape) name
         `name`, or None."""
+        if not shape and name in self.extra_bound:
+            return self.extra_bound[name]
         for pname, items in self.params:
             if pname in self.dims_params:
                 if not shape and name in self.dims_named.get(pname, ()):
@@ -625,11 +737,17 @@ class FnGen(object):
         return n, 3, it
 
     def expr(self, scope, depth):
+        if self.forced is not None:
+            # the operand a chain (stmt_chain) gives the next operator
+            f, self.forced = self.forced, None
+            return f
         if depth <= 0 or self.chance(0.2):
             return self.leaf(scope)
         ops = ['unary', 'binary', 'binary', 'binary', 'maxmin', 'matmul', 'transpose',
                'concat', 'reverse', 'map', 'reduce', 'call', 'call', 'conv', 'extern', 'extern',
                'lambda_call', 'ho_call', 'lastaxis', 'select', 'cnn', 'cnn', 'shapeop']
+        if self.rt_mode:
+            ops += ['cnn', 'cnn', 'shapeop', 'shapeop', 'shapeop', 'shapeop']
         for _ in range(6):
             op = self.pick(ops)
             r = getattr(self, 'op_' + op)(scope, depth)
@@ -837,33 +955,50 @@ class FnGen(object):
         return x
 
     def dims_arg(self, vals):
-        """(text, values) of a dims argument with the values vals (ints):
-        a literal, a let-bound dims value, or a new dims parameter (values
-        then None)."""
+        """(text, abstract sizes) of a dims argument meant to have the
+        values vals (ints): a literal, a let-bound dims value, or a
+        run-time dims parameter (its names, or the intended values, or
+        opaque sizes: rt_dims)."""
         r = self.rng.random()
-        if r < 0.06:
-            p = self.new_dims_param(len(vals))
-            if p is not None:
-                return p, None
-        if r < 0.2:
+        p = self.rt_p()
+        if r < p:
+            d = self.rt_dims([adc(v) for v in vals])
+            if d is not None:
+                return d
+        if r < p + 0.04:
+            # an expression of the item's sizes (`[n]`, `[n / 2]`): known
+            # when the shape function runs, whatever the value
+            names = [n for n in self.dims if self.binder(n) is not None]
+            if names:
+                texts, sizes = [], []
+                for _ in vals:
+                    n = self.pick(names)
+                    self.size_in_dims(ads(n))
+                    if self.chance(0.5):
+                        texts.append(n)
+                        sizes.append(ads(n))
+                    else:
+                        texts.append('%s / 2' % n)
+                        sizes.append(opaque())
+                return '[' + ', '.join(texts) + ']', sizes
+        if r < p + 0.18:
             for n, v in self.dims_locals:
-                if list(v) == list(vals):
-                    return n, vals
-        return '[' + ', '.join(str(v) for v in vals) + ']', vals
+                if [adconst(a) for a in v] == list(vals):
+                    return n, list(v)
+        return '[' + ', '.join(str(v) for v in vals) + ']', [adc(v) for v in vals]
 
     def window_out(self, n, pad, span, stride):
-        """(n + 2 * pad - span) / stride + 1 as an abstract size; None
-        where constants show that the window does not fit."""
-        if pad is None or stride is None:
-            return opaque()
-        nc, sc = adconst(n), adconst(span)
-        if nc is not None and sc is not None:
-            room = nc + 2 * pad - sc
-            if room < 0 or stride < 1:
+        """(n + 2 * pad - span) / stride + 1 of abstract sizes; None where
+        constants show that the window does not fit (or a stride below 1
+        with a known room), opaque where a floor division stays."""
+        room = ad_op('-', ad_op('+', n, ad_op('*', adc(2), pad)), span)
+        rc, sc = adconst(room), adconst(stride)
+        if rc is not None and sc is not None:
+            if rc < 0 or sc < 1:
                 return None
-            return adc(room // stride + 1)
-        if stride == 1:
-            return ad_op('+', ad_op('-', ad_op('+', n, adc(2 * pad)), span), adc(1))
+            return adc(rc // sc + 1)
+        if sc == 1:
+            return ad_op('+', room, adc(1))
         return opaque()
 
     def kernel(self):
@@ -878,31 +1013,32 @@ class FnGen(object):
         sizes = [d[1] for d in x[2]]
         if kind == 'upsample2d':
             f = [self.pick([1, 2, 2, 3]) for _ in range(2)]
-            ft, fv = self.dims_arg(f)
-            if fv is None:
-                hw = [opaque(), opaque()]
-            else:
-                hw = [ad_op('*', adc(fv[0]), sizes[2]), ad_op('*', adc(fv[1]), sizes[3])]
+            ft, fs = self.dims_arg(f)
+            hw = [ad_op('*', fs[0], sizes[2]), ad_op('*', fs[1], sizes[3])]
             return 'upsample2d(%s, %s)' % (x[0], ft), 3, tuple(('d', d) for d in sizes[:2] + hw)
         if kind == 'pad2d':
             pads = [self.pick([0, 0, 1, 2]) for _ in range(4)]
-            pt, pv = self.dims_arg(pads)
-            if pv is None:
-                hw = [opaque(), opaque()]
-            else:
-                hw = [ad_op('+', sizes[2], adc(pv[0] + pv[1])), ad_op('+', sizes[3], adc(pv[2] + pv[3]))]
+            pt, ps = self.dims_arg(pads)
+            hw = [ad_op('+', ad_op('+', sizes[2], ps[0]), ps[1]),
+                  ad_op('+', ad_op('+', sizes[3], ps[2]), ps[3])]
             return 'pad2d(%s, %s)' % (x[0], pt), 3, tuple(('d', d) for d in sizes[:2] + hw)
         nsp = 1 if kind in ('conv1d', 'pool1d') else 2
         strides = [self.pick([1, 1, 1, 2, 2, 3]) for _ in range(nsp)]
         if kind == 'conv2d' and self.chance(0.02):
             strides[0] = 0          # a static error: every stride is >= 1
         pads = [self.pick([0, 0, 1, 1, 2]) for _ in range(nsp)]
-        st, sv = self.dims_arg(strides)
-        pt, pv = self.dims_arg(pads)
+        st, ss = self.dims_arg(strides)
+        pt, ps = self.dims_arg(pads)
         if kind in ('pool2d', 'pool1d'):
             win = [self.pick([1, 2, 2, 3]) for _ in range(nsp)]
-            wt, wv = self.dims_arg(win)
-            spans = [adc(w) for w in win] if wv is not None else [opaque()] * nsp
+            wt = None
+            if self.chance(0.1):
+                # the window of the operand's own sizes (a global pool)
+                texts = [self.size_in_dims(a) for a in sizes[2:]]
+                if None not in texts:
+                    wt, spans = '[' + ', '.join(texts) + ']', list(sizes[2:])
+            if wt is None:
+                wt, spans = self.dims_arg(win)
             lead = sizes[:2]
             call = '%s(%s, %s, %s, %s)' % (self.pick(['max', 'avg']) + kind, x[0], wt, st, pt)
         else:
@@ -920,20 +1056,19 @@ class FnGen(object):
             w = self.value_of((('d', nf), ('d', ch)) + tuple(('d', k) for k in kern), scope, allow_literal=False)
             if w is None:
                 return None
+            dt, ds = self.dims_arg(dil) if kind == 'grouped' else (None, [adc(1)] * nsp)
             spans = []
-            for k, d in zip(kern, dil):
-                spans.append(ad_op('+', ad_op('*', adc(d), ad_op('-', k, adc(1))), adc(1)))
+            for k, d in zip(kern, ds):
+                spans.append(ad_op('+', ad_op('*', d, ad_op('-', k, adc(1))), adc(1)))
             lead = [sizes[0], nf]
             if kind == 'grouped':
-                dt, _ = self.dims_arg(dil)
                 gt, _ = self.dims_arg([groups])
                 call = 'conv2d_grouped(%s, %s, %s, %s, %s, %s)' % (x[0], w, st, pt, dt, gt)
             else:
                 call = '%s(%s, %s, %s, %s)' % (kind, x[0], w, st, pt)
         outs = []
         for i in range(nsp):
-            o = self.window_out(sizes[2 + i], None if pv is None else pv[i], spans[i],
-                                None if sv is None else sv[i])
+            o = self.window_out(sizes[2 + i], ps[i], spans[i], ss[i])
             if o is None:
                 return None
             outs.append(o)
@@ -984,6 +1119,10 @@ class FnGen(object):
             return None
         sizes = [i[1] for i in it]
         r = self.rng.random()
+        if self.chain_hint and self.chance(0.6):
+            # after a run-time dims operation: a target that depends on its
+            # result's sizes (axes merged, everything, a 1 dropped)
+            r = self.pick([0.1, 0.4, 0.7])
         if r < 0.3 and len(sizes) >= 2:
             # merge two adjacent axes: [b, n * d]
             i = self.rng.randrange(len(sizes) - 1)
@@ -1039,6 +1178,18 @@ class FnGen(object):
         else:
             # the same shape (or a scalar's [1] / [] round trip)
             target = list(sizes) if sizes or self.chance(0.5) else [adc(1)]
+        if self.dims_locals and self.chance(0.5):
+            # a named dims value with the target's element count
+            # (`t = [d, n]; reshape(x, t)`)
+            want = prod(target)
+            for n, v in self.dims_locals:
+                if prod(v) == want and poly(want) is not None:
+                    return 'reshape(%s, %s)' % (x[0], n), 3, tuple(('d', a) for a in v)
+        if self.chance(self.rt_p()):
+            # the target as a run-time dims parameter
+            d = self.rt_dims(target)
+            if d is not None:
+                return 'reshape(%s, %s)' % (x[0], d[0]), 3, tuple(('d', a) for a in d[1])
         d = self.dims_text(target)
         if d is None:
             return None
@@ -1059,16 +1210,33 @@ class FnGen(object):
         return 'flatten(%s)' % x[0], 3, (it[0], ('d', e))
 
     def axis_arg(self, n):
-        """The axis of concat_axis / slice: a literal below n (rarely n
-        itself, past the rank), or rarely a dims parameter (axis None)."""
-        if self.chance(0.06):
-            p = self.new_named_dims_param(1) if self.chance(0.7) else None
-            if p is None:
-                p = self.new_dims_param(1)
-                p = (p,) if p is not None else None
-            if p is not None:
-                return p[0], None
+        """The axis of concat_axis / slice for an operand with n leading
+        sizes: (text, the axis the program means, below n, rarely n itself:
+        past the rank).  A literal, or a run-time one: a dims parameter
+        (left to inference, `ax`, or `ax : dims [k]`), the name of a dims
+        parameter's size (`[k]`), or an input's size (`y : f32 [k]`, then
+        `[k]`); run.py draws its value (mostly small)."""
         k = n if self.chance(0.03) else self.rng.randrange(n)
+        if self.chance(0.7 if self.chain_hint else min(self.rt_p() * 1.2, 0.6)):
+            q = self.rng.random()
+            if q < 0.45:
+                p = self.new_dims_param(1)
+                if p is not None:
+                    self.unannotated.add(p)
+                    return p, k
+            elif q < 0.85:
+                hp = self.new_named_dims_param(1)
+                if hp is not None:
+                    if self.chance(0.3):
+                        self.pinned.add(hp[0])
+                        return '[%s]' % hp[1][0], k
+                    return hp[0], k
+            else:
+                name = self.fresh_dim()
+                y = self.new_param((('d', ads(name)),))
+                if y is not None:
+                    self.pinned.add(y)
+                    return '[%s]' % name, k
         return '[%d]' % k, k
 
     def axis_operand(self, scope, depth):
@@ -1079,7 +1247,13 @@ class FnGen(object):
         n = lead_dims(it)
         if n < 1:
             return None
-        kt, k = self.axis_arg(n)
+        if self.last_axis is not None and self.chance(0.5) and self.last_axis[1] < n:
+            # the axis of the operation before (a concat then a slice along
+            # the same run-time axis)
+            kt, k = self.last_axis
+        else:
+            kt, k = self.axis_arg(n)
+        self.last_axis = (kt, k)
         return x, it, kt, k
 
     def shape_concat_axis(self, scope, depth):
@@ -1114,13 +1288,44 @@ class FnGen(object):
         if k is not None and k >= len(it):
             return 'slice(%s, %s, [0], [0])' % (x[0], kt), 3, it
         r = self.rng.random()
-        if r < 0.12:
-            # the bounds as dims parameters
-            ip = self.new_named_dims_param(1)
-            jp = self.new_named_dims_param(1)
-            if ip is None or jp is None:
-                return None
-            bounds = (ip[0], jp[0])
+        if self.chain_hint and self.chance(0.5):
+            r = 1.0                 # constant bounds: [0], [1]; [0], [2]
+        if r < (0.4 if self.rt_mode else 0.12):
+            # the bounds as dims parameters: `i : dims [i]`, `j : dims [j]`
+            # (the slice is then j - i, which later dims values may use),
+            # or only the end, or left to inference
+            q = self.rng.random()
+            if q < 0.45:
+                ip = self.new_named_dims_param(1)
+                jp = self.new_named_dims_param(1)
+                if ip is None or jp is None:
+                    return None
+                bounds = (ip[0], jp[0])
+                out = ('d', ad_op('-', ads(jp[1][0]), ads(ip[1][0])))
+            elif q < 0.75:
+                jp = self.new_named_dims_param(1)
+                if jp is None:
+                    return None
+                i = self.pick([0, 0, 1])
+                bounds = ('[%d]' % i, jp[0])
+                out = ('d', ad_op('-', ads(jp[1][0]), adc(i)))
+            else:
+                ip = self.rt_dims([adc(0)], annotate=False)
+                jp = self.rt_dims([adc(1)], annotate=False)
+                if ip is None or jp is None:
+                    return None
+                bounds = (ip[0], jp[0])
+                out = ('d', opaque())
+        elif r < 0.2 and k is not None and self.size_in_dims(it[k][1]) is not None \
+                and adconst(it[k][1]) is None:
+            # bounds of the item's sizes: [0], [n / 2]; [n / 2], [n]
+            st = self.size_in_dims(it[k][1])
+            if ' ' in st:
+                st = '(' + st + ')'
+            if self.chance(0.5):
+                bounds = ('[0]', '[%s / 2]' % st)
+            else:
+                bounds = ('[%s / 2]' % st, '[%s]' % st)
             out = ('d', opaque())
         else:
             size = it[k][1] if k is not None else opaque()
@@ -1133,7 +1338,7 @@ class FnGen(object):
                     j = c + 1               # past the axis
                 bounds = ('[%d]' % i, '[%d]' % j)
                 out = ('d', adc(j - i))
-            elif st is not None and self.chance(0.75):
+            elif st is not None and r < 1.0 and self.chance(0.5 if self.rt_mode else 0.75):
                 q = self.rng.random()
                 if q < 0.3:
                     bounds, out = ('[0]', '[%s]' % st), ('d', size)
@@ -1145,7 +1350,7 @@ class FnGen(object):
             else:
                 # constant bounds: a run-time check j <= n
                 i = self.pick([0, 0, 1])
-                j = i + self.pick([0, 1, 2])
+                j = i + (self.pick([1, 1, 2, 3]) if self.chain_hint else self.pick([0, 1, 2]))
                 bounds, out = ('[%d]' % i, '[%d]' % j), ('d', adc(j - i))
         text = 'slice(%s, %s, %s, %s)' % (x[0], kt, bounds[0], bounds[1])
         if k is None:
@@ -1440,6 +1645,8 @@ class FnGen(object):
     def annotation(self, items, rewrite=0.25):
         if items and items[0] == 'tuple':
             return '(' + ', '.join(self.annotation(t, rewrite) for t in items[1]) + ')'
+        if items and items[0] == 'dimsv':
+            return 'dims [%s]' % ', '.join(self.size_text(a, rewrite) for a in items[1])
         r = self.rng.random()
         elem = self.elem if self.chance(0.85) else ('f32' if self.elem == 't' else 't')
         if r < 0.12 and items:
@@ -1467,6 +1674,13 @@ class FnGen(object):
         stmts = []
         nst = self.rng.choice([0, 1, 1, 2, 2, 3, 4])
         depth = self.rng.choice([1, 2, 2, 3])
+        if self.rt_mode and self.chance(0.7):
+            # a chain over run-time dims first (the review's bugs 1, 2)
+            for _ in range(3):
+                st = self.stmt_chain(depth)
+                if st:
+                    stmts.append(st)
+                    break
         for _ in range(nst):
             st = self.statement(depth)
             if st:
@@ -1478,6 +1692,15 @@ class FnGen(object):
             e = self.expr(self.pool, depth)
             finals.append(e[0])
             fin_items.append(e[2])
+        if self.chance(0.25 if self.rt_mode else 0.06):
+            # spec 5b: a dims value among the results (a named one, a dims
+            # parameter, or one of the item's sizes): an axon_shape holding
+            # its values, with no buffer (the contract)
+            d = self.dims_result()
+            if d is not None:
+                k = self.rng.randrange(len(finals) + 1)
+                finals.insert(k, d[0])
+                fin_items.insert(k, ('dimsv', d[1]))
         if len(finals) == 1:
             final = finals[0]
             result = fin_items[0]
@@ -1509,7 +1732,11 @@ class FnGen(object):
             self.params = keep or self.params[:1]
         params = []
         for name, items in self.params:
-            if name in self.dims_named:
+            if name in self.param_text:
+                params.append('%s : %s' % (name, self.param_text[name]))
+            elif name in self.unannotated:
+                params.append(name)
+            elif name in self.dims_named:
                 params.append('%s : dims [%s]' % (name, ', '.join(self.dims_named[name])))
             elif name in self.dims_params:
                 params.append(name + self.dims_annotation(self.dims_params[name]))
@@ -1521,10 +1748,36 @@ class FnGen(object):
             body += ' '
         semi = ';' if self.chance(0.1) else ''
         text = '%s = fn (%s)%s { %s%s%s };' % (self.name, ', '.join(params), rty, body, final, semi)
-        # a function with a dims parameter is not called by later ones
+        # a function with a dims parameter (or a dims result) is not called
+        # by later ones
         info = FnInfo(self.name, [self.template(it) for _, it in self.params], self.template(result),
-                      callable_=not self.dims_params)
+                      callable_=not self.dims_params and not has_dimsv(result))
         return text, info
+
+    def dims_result(self):
+        """(text, abstract sizes) of a dims value to return, or None."""
+        r = self.rng.random()
+        if r < 0.4 and self.dims_locals:
+            n, v = self.pick(self.dims_locals)
+            return n, list(v)
+        if r < 0.6:
+            ps = [p for p in self.dims_params if p in self.dims_named]
+            if ps:
+                p = self.pick(ps)
+                return p, [ads(x) for x in self.dims_named[p]]
+        tens = [it for _, it in self.pool if it and not has_svar(it)]
+        if not tens:
+            return None
+        sizes = [i[1] for i in self.pick(tens)]
+        ok = [(a, self.size_in_dims(a)) for a in sizes]
+        ok = [(a, t) for a, t in ok if t is not None]
+        if not ok:
+            return None
+        if self.chance(0.3) and 2 * len(ok) <= 8:
+            # [n, n, n]: a dims value of more than 8 sizes would be an
+            # output the header cannot hold (AXON_MAX_RANK)
+            ok = ok * (3 if 3 * len(ok) <= 8 else 2)
+        return '[' + ', '.join(t for _, t in ok) + ']', [a for a, _ in ok]
 
     def exact_annotation(self, items):
         """The annotation of a parameter whose names a dims value uses:
@@ -1541,6 +1794,8 @@ class FnGen(object):
     def template(self, items):
         if items and items[0] == 'tuple':
             return ('tuple', [self.template(t) for t in items[1]])
+        if items and items[0] == 'dimsv':
+            return ('dimsv',)
         out = []
         for it in items:
             if it[0] == 'd':
@@ -1572,6 +1827,32 @@ class FnGen(object):
 
     def statement(self, depth):
         r = self.rng.random()
+        if self.rt_mode and r < 0.3:
+            # run-time dims: more of the 5b operators, named dims values,
+            # inputs whose sizes are expressions of others'
+            q = self.rng.random()
+            if q < 0.15:
+                return self.stmt_dims_sizes()
+            if q < 0.25:
+                return self.stmt_affine()
+            if q < 0.6:
+                return self.stmt_chain(depth)
+            if q < 0.75:
+                e = self.op_cnn(self.pool, depth)
+            else:
+                e = self.op_shapeop(self.pool, depth)
+            if e is None:
+                return None
+            name = self.fresh_val()
+            self.pool.append((name, e[2]))
+            return '%s = %s;' % (name, e[0])
+        if self.chance(0.04):
+            return self.stmt_chain(depth)
+        r = self.rng.random()
+        if r < 0.03:
+            return self.stmt_dims_sizes()
+        if r < 0.06:
+            return self.stmt_affine()
         if r < 0.1:
             return self.stmt_lambda(depth)
         if r < 0.18:
@@ -1607,12 +1888,154 @@ class FnGen(object):
         """spec 5b: a let-bound dims value (strides, windows, factors)."""
         vals = [self.pick([1, 2, 2, 3]) for _ in range(self.pick([1, 2, 2, 4]))]
         name = self.fresh_val()
-        self.dims_locals.append((name, vals))
+        self.dims_locals.append((name, [adc(v) for v in vals]))
         lit = '[' + ', '.join(map(str, vals)) + ']'
         if self.chance(0.3):
             ann = ', '.join(str(v) if self.chance(0.3) else self.fresh_dim() for v in vals)
             return '%s : dims [%s] = %s;' % (name, ann, lit)
         return '%s = %s;' % (name, lit)
+
+    def stmt_chain(self, depth):
+        """spec 5b with run-time dims: an operator taking them (a slice or
+        concat along a run-time axis, a pool with a run-time window, a
+        reshape to a run-time target), then one that depends on its result's
+        sizes: a reshape merging axes or to the element count, a flatten, a
+        slice or concat along the same axis, an element-wise operation with
+        an input of the shape the program means (the review's bugs 1 and
+        2: `reshape(slice(x, ax, [0], [3]), [3, n])`)."""
+        first = self.pick(['slice', 'slice', 'concat_axis', 'cnn', 'reshape'])
+        self.last_axis = None
+        self.chain_hint = True
+        try:
+            return self.chain(first, depth)
+        finally:
+            self.chain_hint = False
+            self.forced = None
+
+    def chain(self, first, depth):
+        if first in ('slice', 'concat_axis', 'reshape') and self.chance(0.5):
+            # an input of symbolic sizes first (`x : f32 [m, n]`)
+            items = tuple(('d', ads(self.pick(self.dims)) if self.dims and self.chance(0.3)
+                           else ads(self.fresh_dim())) for _ in range(self.pick([2, 2, 3])))
+            p = self.new_param(items)
+            if p is not None:
+                self.forced = (p, 3, items)
+        if first == 'cnn':
+            e = self.op_cnn(self.pool, depth)
+        else:
+            e = getattr(self, 'shape_' + first)(self.pool, depth)
+        if e is None:
+            return None
+        for _ in range(self.pick([1, 1, 2])):
+            then = self.pick(['reshape', 'reshape', 'reshape', 'flatten', 'slice', 'concat_axis', 'binary'])
+            self.forced = e
+            if then == 'binary':
+                y = self.value_of(e[2], self.pool, allow_literal=False)
+                self.forced = None
+                e2 = None if y is None else ('%s %s %s' % (self.paren(e, 2), self.pick(['+', '*']), y), 1, e[2])
+            else:
+                e2 = getattr(self, 'shape_' + then)(self.pool, depth)
+            self.forced = None
+            if e2 is None:
+                break
+            e = e2
+        name = self.fresh_val()
+        self.pool.append((name, e[2]))
+        return '%s = %s;' % (name, e[0])
+
+    def stmt_dims_sizes(self):
+        """spec 5b: a let-bound dims value of the item's sizes (`t = [n, d,
+        n, d];`, `t = [d * n];`, `t = [n / 2];`), sometimes annotated; not a
+        tensor (the contract: not planned, no counts).  A later reshape may
+        take it as its target, the result may hold it."""
+        tens = [it for _, it in self.pool if it and not has_svar(it)]
+        if not tens:
+            return None
+        sizes = [i[1] for i in self.pick(tens)]
+        texts = [self.size_in_dims(a) for a in sizes]
+        ok = [(a, t) for a, t in zip(sizes, texts) if t is not None]
+        if not ok:
+            return None
+        r = self.rng.random()
+        if r < 0.25 and 2 * len(ok) <= 8:
+            vals = ok + ok                          # [n, d, n, d]
+        elif r < 0.45 or len(ok) >= 8:
+            vals = list(reversed(ok))               # [d, n]
+        elif r < 0.6:
+            e = prod([a for a, _ in ok])
+            t = self.size_in_dims(e)
+            if t is None:
+                return None
+            vals = [(e, t)]                         # [n * d]
+        elif r < 0.75:
+            a, t = self.pick(ok)
+            if ' ' in t:
+                t = '(' + t + ')'
+            vals = [(opaque(), '%s / 2' % t)]       # [n / 2]
+        else:
+            vals = [(adc(2), '2')] + ok             # [2, n, d]
+        name = self.fresh_val()
+        self.dims_locals.append((name, [a for a, _ in vals]))
+        lit = '[' + ', '.join(t for _, t in vals) + ']'
+        if self.chance(0.25):
+            ann = ', '.join(self.size_text(a, 0.5) for a, _ in vals)
+            return '%s : dims [%s] = %s;' % (name, ann, lit)
+        return '%s = %s;' % (name, lit)
+
+    def stmt_affine(self):
+        """An input whose size is an expression of two names, one of which
+        another input gives (`g : f32 [a + 1], x : f32 [a * b + b]`: b is
+        the size over a + 1, checked to divide it), or `[2 * b + 1]`,
+        `[b / 2 + 1]`; then a reshape or slice that uses the names."""
+        names = [n for n in self.dims if self.binder(n) is not None and self.binder(n) not in self.dims_params
+                 and self.binder(n) not in self.param_text]
+        if names and self.chance(0.6):
+            a = self.pick(names)
+            self.pinned.add(self.binder(a))
+            ga = ads(a)
+        else:
+            a = self.fresh_dim()
+            ga = ads(a) if self.chance(0.5) else ad_op('+', ads(a), adc(1))
+            g = self.new_param((('d', ga),))
+            if g is None:
+                return None
+            self.pinned.add(g)
+        b = self.fresh_dim()
+        A, B = ads(a), ads(b)
+        A1 = ad_op('+', A, adc(1))
+        forms = [
+            ('%s * %s + %s' % (a, b, b), ad_op('*', A1, B),
+             [('[%s + 1, %s]' % (a, b), [A1, B]), ('[%s, %s + 1]' % (b, a), [B, A1])]),
+            ('(%s + 1) * %s' % (a, b), ad_op('*', A1, B),
+             [('[%s + 1, %s]' % (a, b), [A1, B]), ('[%s * %s + %s]' % (a, b, b), [ad_op('*', A1, B)])]),
+            ('%s * %s + %s' % (a, b, a), ad_op('*', A, ad_op('+', B, adc(1))),
+             [('[%s, %s + 1]' % (a, b), [A, ad_op('+', B, adc(1))])]),
+            ('%s * %s' % (a, b), ad_op('*', A, B), [('[%s, %s]' % (b, a), [B, A])]),
+            ('2 * %s + 1' % b, ad_op('+', ad_op('*', adc(2), B), adc(1)), [('slice', [B])]),
+            ('%s + %s' % (a, b), ad_op('+', A, B), [('slice', [B])]),
+            ('%s / 2 + 1' % b, opaque(), []),
+            ('%s / 2 + 1' % a, opaque(), []),
+        ]
+        form, count, uses = self.pick(forms)
+        x = self.new_param((('d', count),))
+        if x is None:
+            return None
+        self.param_text[x] = '%s [%s]' % (self.elem, form)
+        self.pinned.add(x)
+        if b in form:
+            self.extra_bound[b] = x
+        if not uses or self.chance(0.15):
+            return None
+        text, items = self.pick(uses)
+        v = self.fresh_val()
+        if text == 'slice':
+            # the last b of 2 * b + 1 (or of a + b)
+            lo = ad_text(ad_op('-', count, B))
+            text = 'slice(%s, [0], [%s], [%s])' % (x, lo, ad_text(count))
+        else:
+            text = 'reshape(%s, %s)' % (x, text)
+        self.pool.append((v, tuple(('d', i) for i in items)))
+        return '%s = %s;' % (v, text)
 
     def stmt_topk(self, depth):
         """spec 5b: topk over the last axis (k literal, or a dims
@@ -1627,10 +2050,12 @@ class FnGen(object):
             k = n
         kt = '[%d]' % k
         kd = adc(k)
-        if self.chance(0.08):
-            p = self.new_dims_param(1)
-            if p is not None:
-                kt, kd = p, opaque()
+        if self.chance(max(self.rt_p(), 0.08)):
+            # k as a run-time dims parameter (`k : dims [k]`: the values'
+            # last axis is k)
+            d = self.rt_dims([adc(k)])
+            if d is not None:
+                kt, kd = d[0], d[1][0]
         v, i = self.fresh_val(), self.fresh_val()
         self.pool.append((v, it[:-1] + (('d', kd),)))
         return '%s, %s = topk(%s, %s);' % (v, i if self.chance(0.7) else '_', x[0], kt)
@@ -1747,7 +2172,7 @@ class FnGen(object):
         return '%s, %s = loop(%s, %s, %s);' % (left, n2, h1, lam, x[0])
 
     def idiom(self):
-        t = self.pick(IDIOMS)
+        t = self.pick(IDIOMS_RT if self.chance(0.35) else IDIOMS)
         ops = ['+', '*', '-', '/']
         text = t.format(E=self.elem, OP=self.pick(ops), MAX=self.pick(['max', 'min']),
                         U=self.pick(UNARY), RED=self.pick(['+', 'max', 'min', '*']),

@@ -15,6 +15,8 @@ Library use:
     out = run_function(prog, name, flat_input_shapes, structure)
 Command line (for debugging):
     interp.py FILE.axon NAME '[3, 4]' '[4]' ...
+    interp.py FILE.axon NAME '[3, 8]' 'dims [1]'   (a dims value for a
+        parameter that no annotation says is one)
 """
 import math
 import re
@@ -3334,6 +3336,11 @@ class Outcome(object):
         self.temps = temps or []      # (name, shape, is_output)
         self.max_outputs = []
         self.max_temps = []           # aligned with temps
+        self.out_dims = []            # per output: a dims value (no buffer)
+        self.dims_names = []          # names bound to dims values (not
+                                      # intermediates)
+        self.undetermined = False     # a size of an output or intermediate
+                                      # that the inputs leave open
         self.count_overflow = False
 
     def fmt_max(self):
@@ -3349,7 +3356,8 @@ class Outcome(object):
     def __repr__(self):
         if self.kind != 'accept':
             return '%s(%s)' % (self.kind.upper(), self.reason)
-        s = 'ACCEPT ' + ' '.join(fmt_shape(o) for o in self.outputs)
+        dv = self.out_dims or [False] * len(self.outputs)
+        s = 'ACCEPT ' + ' '.join(('dims ' if d else '') + fmt_shape(o) for o, d in zip(self.outputs, dv))
         if self.temps:
             s += ' | ' + ' '.join('%s=%s' % (n, fmt_shape(t)) for n, t, _ in self.temps)
         return s
@@ -3552,11 +3560,20 @@ def run_function(prog, name, flat, structure, budget=20000, max_rank=8):
         store = ctx.store
         store.finish()
         out_ids = set(id(t) for t in flatten_values(r, []))
+        # which outputs are dims values (spec 5b, the contract's decision:
+        # a dims output is an axon_shape holding its values, with no buffer:
+        # its counts are 0)
+        out_dims = [isinstance(v, DimsV) for v in flatten_values(r, [])]
         temps = []
+        dims_names = []
         for n, v, env in record:
-            # a named dims value is planned like a tensor (its sizes)
-            if n != '$final' and isinstance(v, (Tens, DimsV)):
+            # a named intermediate is a tensor; a name bound to a dims value
+            # (`t = [n, d, n, d];`) is not one: not planned, no counts (the
+            # contract's decision)
+            if n != '$final' and isinstance(v, Tens):
                 temps.append((n, v.s, id(v) in out_ids))
+            elif n != '$final' and isinstance(v, DimsV):
+                dims_names.append(n)
         # existential sizes in the results: a size the constraints fix is
         # that size, any other is undetermined
         opn = []
@@ -3581,7 +3598,12 @@ def run_function(prog, name, flat, structure, budget=20000, max_rank=8):
         if ctx.undecidable:
             return Outcome('undecidable', ctx.undecidable)
         o = Outcome('accept', '', outs, temps)
-        o.count_overflow = any(count_overflow(s) for s in outs + [t[1] for t in temps])
+        o.out_dims = out_dims
+        o.dims_names = dims_names
+        # a size no input determines (an existential several values fit)
+        o.undetermined = any(has_v(d) for sh in outs + [t[1] for t in temps] for d in sh)
+        o.count_overflow = any(count_overflow(s) for s, dv in zip(outs, out_dims) if not dv) or \
+            any(count_overflow(t[1]) for t in temps)
         upper = largest(ctx, final)
         o.max_outputs = [tuple(upper(d) for d in sh) for sh in outs]
         o.max_temps = [tuple(upper(d) for d in sh) for _, sh, _ in temps]
@@ -3784,6 +3806,27 @@ nzt = fn (x, y) { xthird(nonzero(x), nonzero(y)) };
 nzu = fn (x) { v = nz(x); xgrow(v) };
 nzx = fn (x) { v = nz(x); v };
 nzk = fn (x) { v = free(x); w = nonzero(reshape(v, [elements([3, 3])])); w };
+qrs1 = fn (x : f32 [m, n], ax) { reshape(slice(x, ax, [0], [1]), [n]) };
+qrs2 = fn (x : f32 [m, n], ax) { reshape(slice(x, ax, [0], [3]), [3, n]) };
+qrs3 = fn (x : f32 [m, n], ax : dims [k], i : dims [i], j : dims [j]) { reshape(slice(x, ax, i, j), [(j - i) * n]) };
+qca = fn (x : f32 [n, m], y : f32 [n, m], ax) { v = concat_axis(x, y, ax); reshape(v, [2 * n * m]) };
+qcas = fn (x : f32 [n, m], y : f32 [n, m], ax) { v = concat_axis(x, y, ax); slice(v, ax, [0], [n]) };
+qak = fn (x : f32 [n, m], y : f32 [k]) { slice(x, [k], [0], [1]) };
+qdt = fn (x : f32 [n, d]) { t = [n, d, n, d]; reshape(x, [d, n]) };
+qdt2 = fn (x : f32 [n, d]) { t = [d, n]; reshape(x, t), t };
+qdt3 = fn (x : f32 [n, d]) { t : dims [a, b] = [d, n / 2]; u = t; reshape(x, [a, 2 * b]) };
+qdn3 = fn (x : f32 [n]) { [n, n, n] };
+qab = fn (g : f32 [a + 1], x : f32 [a * b + b]) { reshape(x, [a + 1, b]) };
+qab2 = fn (g : f32 [a], x : f32 [(a + 1) * b]) { reshape(x, [b, a + 1]) };
+qh21 = fn (x : f32 [n / 2 + 1]) { x };
+qh21b = fn (x : f32 [n / 2 + 1], y : f32 [n]) { x };
+qo21 = fn (x : f32 [2 * n + 1]) { slice(x, [0], [0], [n]) };
+qpr = fn (x : f32 [b, c, l], r, s) { reshape(maxpool1d(x, r, s, [0]), [b, c * l]) };
+qur = fn (x : f32 [b, c, h, w], f) { reshape(upsample2d(x, f), [b, c, 2 * h, 2 * w]) };
+qtkr = fn (x : f32 [b, n], k) { v, i = topk(x, k); reshape(v, [b * n]) };
+qrk = fn (x : f32 a, k : dims [k]) where rank(a) = k + 1 { slice(x, k, [0], [1]) };
+extern erk : (t p @ [n], dims [k]) -> t p where rank(p) = k;
+qerk = fn (x, k) { erk(x, k) };
 """
 
 # The largest shapes (spec 5b, the upper bound of a data-dependent `?`):
@@ -3808,6 +3851,10 @@ SELFTEST_MAX_CASES = [
     ('nzc', ['[4611686018427387904]', '[4611686018427387904]'],
      'ACCEPT [?] | a=[?] b=[?] MAX [-] | a=[4611686018427387904] b=[4611686018427387904]'),
     ('nzcc', ['[3]', '[5]'], 'ACCEPT [?] | a=[?] MAX [8] | a=[3]'),
+    # a dims output's largest shape is its values (spec 5b, the contract's
+    # decision; its counts are 0, run.py)
+    ('qdn3', ['[4]'], 'ACCEPT dims [4, 4, 4] MAX [4, 4, 4]'),
+    ('qdt2', ['[2, 3]'], 'ACCEPT [3, 2] dims [3, 2] MAX [3, 2] [3, 2]'),
     # arithmetic of a `?`: 2 * ? + 1, products, a minus (at most 0), floor
     # divisions (by a constant; by a `?` or `? + 3`: no bound)
     ('nzg', ['[5]'], 'ACCEPT [?] MAX [11]'), ('nzg', ['[0]'], 'ACCEPT [?] MAX [1]'),
@@ -3951,12 +3998,12 @@ SELFTEST_CASES = [
     ('tk', ['[3, 10]', '[4]'], 'ACCEPT [3, 4] [3, 4]'), ('tk', ['[3, 10]', '[11]'], 'REJECT'),
     ('tk', ['[10]', '[10]'], 'ACCEPT [10] [10]'), ('tk', ['[]', '[0]'], 'REJECT'),
     ('tk2', ['[2, 10]'], 'ACCEPT [2, 3] [2, 3]'), ('tk2', ['[2, 2]'], 'REJECT'),
-    ('dv', ['[6, 4]'], 'ACCEPT [2, 3] []'), ('dv', ['[7, 4]'], 'ACCEPT [2, 3] []'),
-    ('dneg', ['[3]'], 'REJECT'), ('dneg', ['[7]'], 'ACCEPT [7] | y=[2]'),
-    ('dp', ['[3]', '[3]'], 'ACCEPT [3]'), ('dp', ['[3]', '[4]'], 'REJECT'), ('dp', ['[2, 3]', '[3]'], 'REJECT'),
+    ('dv', ['[6, 4]'], 'ACCEPT dims [2, 3] dims []'), ('dv', ['[7, 4]'], 'ACCEPT dims [2, 3] dims []'),
+    ('dneg', ['[3]'], 'REJECT'), ('dneg', ['[7]'], 'ACCEPT [7]'),
+    ('dp', ['[3]', '[3]'], 'ACCEPT dims [3]'), ('dp', ['[3]', '[4]'], 'REJECT'), ('dp', ['[2, 3]', '[3]'], 'REJECT'),
     ('dnt', ['[2]'], 'REJECT'), ('dnt2', ['[2]'], 'REJECT'),
     ('dlam', ['[1, 1, 2, 3]'], 'ACCEPT [1, 1, 4, 6]'),
-    ('late', ['[3]'], 'ACCEPT [3, 2] | y=[3, 2] v=[3]'),
+    ('late', ['[3]'], 'ACCEPT dims [3, 2] | v=[3]'),
     # an extern's where clauses constrain every call
     ('hv', ['[8]'], 'ACCEPT [4] [4]'), ('hv', ['[10]'], 'REJECT'), ('hv', ['[7]'], 'REJECT'),
     ('cr', ['[5]', '[3]'], 'ACCEPT [3]'), ('cr', ['[5]', '[6]'], 'REJECT'),
@@ -4005,7 +4052,7 @@ SELFTEST_CASES = [
     ('rsnz', ['[5]'], 'UNDECIDABLE'), ('rsnz', ['[1]'], 'REJECT'),
     ('ed', ['[3, 4]'], 'ACCEPT [12]'),
     ('es', ['[2, 3, 4]'], 'ACCEPT [6, 4]'), ('es', ['[4]'], 'ACCEPT [1, 4]'),
-    ('rd', ['[2, 3, 4]'], 'ACCEPT [3]'), ('rd', ['[]'], 'ACCEPT [0]'),
+    ('rd', ['[2, 3, 4]'], 'ACCEPT dims [3]'), ('rd', ['[]'], 'ACCEPT dims [0]'),
     # flatten: rank >= 1, [n] gives [n, 1]
     ('fl', ['[2, 3, 4]'], 'ACCEPT [2, 12]'), ('fl', ['[5]'], 'ACCEPT [5, 1]'), ('fl', ['[]'], 'REJECT'),
     ('fl', ['[2, 0, 4611686018427387904, 4]'], 'ACCEPT [2, 0]'),
@@ -4043,26 +4090,98 @@ SELFTEST_CASES = [
     ('fr', ['[2, 3, 4]', '[2]'], 'ACCEPT [2, 3]'), ('fr', ['[2, 3, 4]', '[1]'], 'REJECT'),
     ('fs', ['[2, 6]', '[3, 4]'], 'ACCEPT [3, 4]'), ('fs', ['[2, 6]', '[5]'], 'REJECT'),
     ('fa', ['[2]', '[4]'], 'ACCEPT [4]'), ('fa2', ['[2]'], 'ACCEPT [?]'),
+    # run-time dims parameters (an axis, bounds, a window, factors, k) and
+    # what follows them; `dims [1]` passes a dims value to a parameter that
+    # no annotation says is one (inference makes it `dims [k]`).  The
+    # reproducers of the review's bugs 1 and 2: the slice along axis 1 of
+    # [3, 8] is [3, 1], 3 elements, not 8; [3, 3] is 9, not 24
+    ('qrs1', ['[3, 8]', 'dims [1]'], 'REJECT'), ('qrs1', ['[3, 8]', 'dims [0]'], 'ACCEPT [8]'),
+    ('qrs1', ['[8, 8]', 'dims [1]'], 'ACCEPT [8]'), ('qrs1', ['[3, 8]', 'dims [2]'], 'REJECT'),
+    ('qrs1', ['[3, 8]', 'dims [0, 1]'], 'REJECT'), ('qrs1', ['[3, 8]', 'dims []'], 'REJECT'),
+    ('qrs1', ['[3, 8]', 'dims [-1]'], 'REJECT'), ('qrs1', ['[3, 8]', '[0]'], 'REJECT'),
+    ('qrs1', ['[0, 5]', 'dims [1]'], 'REJECT'), ('qrs1', ['[1, 5]', 'dims [1]'], 'REJECT'),
+    ('qrs1', ['[5, 5]', 'dims [1]'], 'ACCEPT [5]'),
+    ('qrs2', ['[3, 8]', 'dims [0]'], 'ACCEPT [3, 8]'), ('qrs2', ['[3, 8]', 'dims [1]'], 'REJECT'),
+    ('qrs2', ['[3, 3]', 'dims [1]'], 'ACCEPT [3, 3]'), ('qrs2', ['[2, 8]', 'dims [0]'], 'REJECT'),
+    ('qrs2', ['[8, 2]', 'dims [1]'], 'REJECT'),
+    ('qrs3', ['[4, 3]', '[0]', '[1]', '[4]'], 'ACCEPT [9]'),
+    ('qrs3', ['[4, 3]', '[1]', '[1]', '[3]'], 'REJECT'), ('qrs3', ['[3, 3]', '[1]', '[1]', '[3]'], 'ACCEPT [6]'),
+    ('qrs3', ['[4, 3]', '[0]', '[2]', '[1]'], 'REJECT'), ('qrs3', ['[4, 3]', '[0]', '[1]', '[5]'], 'REJECT'),
+    ('qca', ['[2, 3]', '[2, 3]', 'dims [0]'], 'ACCEPT [12] | v=[4, 3]'),
+    ('qca', ['[2, 3]', '[2, 3]', 'dims [1]'], 'ACCEPT [12] | v=[2, 6]'),
+    ('qca', ['[2, 3]', '[2, 3]', 'dims [2]'], 'REJECT'),
+    ('qcas', ['[2, 3]', '[2, 3]', 'dims [0]'], 'ACCEPT [2, 3] | v=[4, 3]'),
+    ('qcas', ['[2, 3]', '[2, 3]', 'dims [1]'], 'ACCEPT [2, 2] | v=[2, 6]'),
+    ('qcas', ['[4, 1]', '[4, 1]', 'dims [1]'], 'REJECT'),
+    # an axis that an input's size gives
+    ('qak', ['[2, 3]', '[1]'], 'ACCEPT [2, 1]'), ('qak', ['[2, 3]', '[0]'], 'ACCEPT [1, 3]'),
+    ('qak', ['[2, 3]', '[2]'], 'REJECT'),
+    # a named dims value is not an intermediate (bug 3: [65536, 65536]
+    # would make t 2^64 elements); a dims output is its values
+    ('qdt', ['[65536, 65536]'], 'ACCEPT [65536, 65536]'), ('qdt', ['[2, 3]'], 'ACCEPT [3, 2]'),
+    ('qdt2', ['[2, 3]'], 'ACCEPT [3, 2] dims [3, 2]'),
+    ('qdt3', ['[2, 6]'], 'ACCEPT [6, 2]'), ('qdt3', ['[2, 5]'], 'ACCEPT [5, 2]'), ('qdt3', ['[3, 4]'], 'REJECT'),
+    ('qdn3', ['[65536]'], 'ACCEPT dims [65536, 65536, 65536]'),
+    # an input size with one unknown (bug 4): b = 12 / (a + 1)
+    ('qab', ['[3]', '[12]'], 'ACCEPT [3, 4]'), ('qab', ['[3]', '[13]'], 'REJECT'),
+    ('qab', ['[0]', '[5]'], 'REJECT'), ('qab', ['[1]', '[0]'], 'ACCEPT [1, 0]'),
+    ('qab2', ['[2]', '[9]'], 'ACCEPT [3, 3]'), ('qab2', ['[2]', '[10]'], 'REJECT'),
+    ('qh21', ['[5]'], 'ACCEPT [5]'), ('qh21', ['[0]'], 'REJECT'), ('qh21', ['[1]'], 'ACCEPT [1]'),
+    ('qh21b', ['[5]', '[8]'], 'ACCEPT [5]'), ('qh21b', ['[5]', '[9]'], 'ACCEPT [5]'),
+    ('qh21b', ['[5]', '[10]'], 'REJECT'),
+    ('qo21', ['[7]'], 'ACCEPT [3]'), ('qo21', ['[6]'], 'REJECT'), ('qo21', ['[0]'], 'REJECT'),
+    ('qo21', ['[1]'], 'ACCEPT [0]'),
+    # run-time windows, strides, factors, k
+    ('qpr', ['[1, 2, 6]', 'dims [1]', 'dims [1]'], 'ACCEPT [1, 12]'),
+    ('qpr', ['[1, 2, 6]', 'dims [2]', 'dims [1]'], 'REJECT'),
+    ('qpr', ['[1, 2, 6]', 'dims [7]', 'dims [1]'], 'REJECT'),
+    ('qpr', ['[1, 2, 6]', 'dims [1]', 'dims [0]'], 'REJECT'),
+    ('qpr', ['[1, 2, 1]', 'dims [1]', 'dims [5]'], 'ACCEPT [1, 2]'),
+    ('qur', ['[1, 1, 2, 3]', 'dims [2, 2]'], 'ACCEPT [1, 1, 4, 6]'),
+    ('qur', ['[1, 1, 2, 3]', 'dims [2, 1]'], 'REJECT'),
+    ('qur', ['[1, 1, 2, 3]', 'dims [1, 4]'], 'ACCEPT [1, 1, 4, 6]'),
+    ('qur', ['[1, 1, 2, 3]', 'dims [2]'], 'REJECT'),
+    ('qtkr', ['[2, 3]', 'dims [3]'], 'ACCEPT [6] | v=[2, 3] i=[2, 3]'),
+    ('qtkr', ['[2, 3]', 'dims [2]'], 'REJECT'), ('qtkr', ['[2, 3]', 'dims [4]'], 'REJECT'),
+    ('qtkr', ['[0, 3]', 'dims [1]'], 'ACCEPT [0] | v=[0, 1] i=[0, 1]'),
+    # rank(p) = k with k a run-time size: k out of range rejects
+    ('qrk', ['[2, 3]', '[1]'], 'ACCEPT [2, 1]'), ('qrk', ['[2, 3]', '[0]'], 'REJECT'),
+    ('qrk', ['[2, 3]', '[1099511627776]'], 'REJECT'), ('qrk', ['[]', '[0]'], 'REJECT'),
+    ('qerk', ['[2, 3]', 'dims [1]'], 'ACCEPT [2]'), ('qerk', ['[2, 3]', 'dims [0]'], 'REJECT'),
+    ('qerk', ['[2, 3]', 'dims [5]'], 'REJECT'), ('qerk', ['[2, 3]', 'dims [9223372036854775807]'], 'REJECT'),
 ]
+
+
+def inputs_of(prog, name, ins):
+    """(flat, structure) of input texts `[3, 4]`; `dims [1]` passes a dims
+    value (a parameter that no annotation says is one: `fn (x, ax) {
+    slice(x, ax, ...) }`, whose type inference makes `dims [k]`)."""
+    flat, marks = [], []
+    for a in ins:
+        a = a.strip()
+        marks.append(a.startswith('dims'))
+        if a.startswith('dims'):
+            a = a[4:]
+        flat.append(tuple(int(x) for x in a.strip('[] ').split(',') if x.strip()))
+    st = structure_from_annotations(prog, name)
+    if st is None or count_leaves(st) != len(flat):
+        st = ['T'] * len(flat)
+    if any(marks) and all(not isinstance(x, list) for x in st):
+        st = [DIMS if m else x for x, m in zip(st, marks)]
+    return flat, st
 
 
 def selftest():
     prog = parse_program(SELFTEST, 'selftest.axon')
     bad = 0
     for name, ins, want in SELFTEST_CASES:
-        flat = [tuple(int(x) for x in a.strip('[] ').split(',') if x.strip()) for a in ins]
-        st = structure_from_annotations(prog, name)
-        if st is None or count_leaves(st) != len(flat):
-            st = ['T'] * len(flat)
+        flat, st = inputs_of(prog, name, ins)
         got = repr(run_function(prog, name, flat, st))
         if not (got == want or (want in ('REJECT', 'UNDECIDABLE', 'UNDET_RANK') and got.startswith(want))):
             print('selftest: %s(%s): got %s, expected %s' % (name, ', '.join(ins), got, want))
             bad += 1
     for name, ins, want in SELFTEST_MAX_CASES:
-        flat = [tuple(int(x) for x in a.strip('[] ').split(',') if x.strip()) for a in ins]
-        st = structure_from_annotations(prog, name)
-        if st is None or count_leaves(st) != len(flat):
-            st = ['T'] * len(flat)
+        flat, st = inputs_of(prog, name, ins)
         o = run_function(prog, name, flat, st)
         got = repr(o) + (' ' + o.fmt_max() if o.kind == 'accept' else '')
         if not (got == want or (want in ('REJECT', 'UNDECIDABLE', 'UNDET_RANK') and got.startswith(want))):
@@ -4086,12 +4205,7 @@ def main(argv):
         return 2
     text = open(argv[1]).read()
     prog = parse_program(text, argv[1])
-    flat = []
-    for a in argv[3:]:
-        flat.append(tuple(int(x) for x in a.strip('[] ').split(',') if x.strip()))
-    st = structure_from_annotations(prog, argv[2])
-    if st is None or count_leaves(st) != len(flat):
-        st = ['T'] * len(flat)
+    flat, st = inputs_of(prog, argv[2], argv[3:])
     o = run_function(prog, argv[2], flat, st)
     print(o)
     if o.kind == 'accept':

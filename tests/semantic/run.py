@@ -136,16 +136,107 @@ def flat_types(ty, out):
     return out
 
 
-def tuple_from_types(rng, ptypes):
+def is_dims_type(t):
+    return t[0] == 'tensor' and t[1] == 'dims'
+
+
+def dims_rank(t):
+    """The rank of a dims parameter's type, None if a shape variable (an
+    un-annotated parameter that inference left `dims a`) makes it open."""
+    n = 0
+    for a in t[2]:
+        if a[0] != 'dims':
+            return None
+        n += len(a[1])
+    return n
+
+
+def dims_size(rng, pool, negative):
+    """A value of a run-time dims parameter (spec 5b: an axis, a window, a
+    stride, a padding, a factor, k, a slice bound, a target size): mostly
+    small (an axis in range, a window that fits), often a size of the
+    tuple's tensors or a product of two (a reshape target, a bound), now and
+    then out of range: large, past int64's products, or (with --negative)
+    negative."""
+    r = rng.random()
+    if r < 0.45:
+        return rng.choice([0, 0, 1, 1, 1, 2, 2, 3])
+    if r < 0.75 and pool:
+        a = rng.choice(pool)
+        q = rng.random()
+        if q < 0.6:
+            return a
+        if q < 0.75:
+            return a * rng.choice(pool)
+        if q < 0.9:
+            return a // 2
+        return max(a - 1, 0)
+    if r < 0.9:
+        return rng.randint(4, 12)
+    if negative and r < 0.94:
+        return rng.choice([-1, -1, -3])
+    return rng.choice([4, 5, 8] + LARGE)
+
+
+def tensor_pool(shapes, types):
+    pool = set()
+    for s, t in zip(shapes, types):
+        if s is None or is_dims_type(t):
+            continue
+        n = 1
+        for d in s:
+            if d >= 0:
+                pool.add(d)
+                n *= d
+        if s:
+            pool.add(n)
+    return sorted(d for d in pool if d <= INT64_MAX)
+
+
+def redraw_dims(rng, flat, ptypes, negative):
+    """The tuple with new values for its dims parameters (the tensors
+    kept), or None if it has none."""
+    idx = [i for i, t in enumerate(ptypes) if is_dims_type(t)]
+    if not idx or len(ptypes) != len(flat):
+        return None
+    pool = tensor_pool(flat, ptypes)
+    out = list(flat)
+    for i in idx:
+        out[i] = tuple(dims_size(rng, pool, negative) for _ in range(len(flat[i])))
+    return out
+
+
+def tuple_from_types(rng, ptypes, negative=False):
     """Input shapes from the parameter types of a signature (or the
-    annotations), with random values for the variables; None on failure."""
+    annotations), with random values for the variables; None on failure.
+    The tensors first: a dims parameter's size that a tensor's type also
+    names takes its value, any other one dims_size's."""
     for _ in range(6):
         env, senv = {}, {}
         ctx = interp.Ctx()
         try:
-            shapes = []
-            for t in ptypes:
-                if t[0] == 'tensor':
+            shapes = [None] * len(ptypes)
+            order = [i for i, t in enumerate(ptypes) if not is_dims_type(t)] + \
+                [i for i, t in enumerate(ptypes) if is_dims_type(t)]
+            for i in order:
+                t = ptypes[i]
+                if is_dims_type(t):
+                    pool = tensor_pool(shapes, ptypes)
+                    free = set()
+                    for a in t[2]:
+                        if a[0] == 'dims':
+                            for d in a[1]:
+                                if d[0] == 'dvar' and d[1] not in env:
+                                    free.add(d[1])
+                    for v in sorted(free):
+                        env[v] = dims_size(rng, pool, False)
+                    if dims_rank(t) is None:
+                        for a in t[2]:
+                            if a[0] == 'svar' and a[1] not in senv:
+                                senv[a[1]] = tuple(dims_size(rng, pool, False)
+                                                   for _ in range(rng.choice([1, 1, 2, 2, 3, 4])))
+                    s = sig_shape(t[2], env, senv, rng, ctx)
+                elif t[0] == 'tensor':
                     s = sig_shape(t[2], env, senv, rng, ctx)
                 else:
                     s = tuple(rand_dim(rng) for _ in range(rng.choice([0, 1, 2])))
@@ -157,11 +248,15 @@ def tuple_from_types(rng, ptypes):
                         dims.append(d)
                     else:
                         raise interp.Reject('not a size')
-                shapes.append(tuple(dims))
+                shapes[i] = tuple(dims)
         except (interp.Reject, RecursionError):
             continue
         if any(len(s) > 8 for s in shapes) or any(d > INT64_MAX for s in shapes for d in s):
             continue
+        if negative and rng.random() < 0.04:
+            d = redraw_dims(rng, shapes, ptypes, True)
+            if d is not None:
+                shapes = d
         return shapes
     return None
 
@@ -190,11 +285,20 @@ def mutate(rng, shapes, negative=False):
     return shapes
 
 
-def random_tuple(rng, n, negative):
+def random_tuple(rng, n, negative, ptypes=None):
+    """Random shapes; a dims parameter (ptypes, where they are known) is
+    mostly of its type's rank, its values dims_size's."""
     pool = [rand_dim(rng) for _ in range(rng.choice([1, 2, 3]))]
     r0 = rng.choice([0, 1, 1, 2, 2, 3, 4])
     shapes = []
-    for _ in range(n):
+    for i in range(n):
+        t = ptypes[i] if ptypes is not None and len(ptypes) == n else None
+        if t is not None and is_dims_type(t) and rng.random() < 0.8:
+            rank = dims_rank(t)
+            if rank is None or rng.random() < 0.1:
+                rank = rng.choice([0, 1, 1, 2, 2, 3, 4])
+            shapes.append(tuple(dims_size(rng, pool, negative) for _ in range(rank)))
+            continue
         rank = min(max(r0 + rng.choice([-1, 0, 0, 0, 1]), 0), 4)
         dims = []
         for _ in range(rank):
@@ -243,7 +347,8 @@ def simplify(o):
             [(n, [simple_dim(d) for d in s], al) for n, s, al in o.temps],
             o.count_overflow,
             [[simple_max(d) for d in s] for s in o.max_outputs],
-            [[simple_max(d) for d in s] for s in o.max_temps])
+            [[simple_max(d) for d in s] for s in o.max_temps],
+            list(o.out_dims), o.undetermined, list(o.dims_names))
 
 
 def fmt_tuple(flat):
@@ -258,7 +363,8 @@ def fmt_interp(r, with_max=False):
     kind, reason, outs, temps = r[:4]
     if kind != 'accept':
         return '%s(%s)' % (kind.upper(), reason)
-    s = 'ACCEPT ' + fmt_shape_list(outs)
+    dv = r[7] if len(r) > 7 and r[7] else [False] * len(outs)
+    s = 'ACCEPT ' + ' '.join(('dims' if d else '') + '[' + ','.join(map(str, o)) + ']' for o, d in zip(outs, dv))
     if temps:
         s += ' tmp ' + ' '.join('%s=[%s]' % (n, ','.join(map(str, t))) for n, t, _ in temps)
     if with_max:
@@ -290,6 +396,18 @@ def reason_class(text):
         return 'element type'
     if 'cannot decide' in t:
         what = t.split('cannot decide', 1)[1].split('from the input', 1)[0]
+        m = re.match(r"\s*(.*?) = [\w']+ \(input \d+\) axis \d+", what)
+        if m:
+            # an input's size given by an expression of its annotation
+            # (`x : f32 [a * b + b]`): its form, the names lettered
+            letters = {}
+            form = re.sub(r"[A-Za-z_][\w']*",
+                          lambda n: letters.setdefault(n.group(0), 'abcdefghijklmnopqrs'[min(len(letters), 18)]),
+                          m.group(1))
+            u = re.search(r'\(unknowns ([^;)]*)', t)
+            n = len([x for x in u.group(1).split(',') if x.strip()]) if u else 0
+            return 'cannot decide an input size %s (%s)' % (
+                form, 'no unknown' if n == 0 else '1 unknown' if n == 1 else '%d unknowns' % n)
         if 'broadcast' in what:
             return 'cannot decide a broadcast'
         if '>=' in what:
@@ -335,6 +453,108 @@ def dependents(prog, failing):
     return bad
 
 
+# ---------------------------------------------------------------- run-time dims
+
+# spec 5b: the operators with dims arguments, and which arguments are dims
+DIMS_POS = {'conv1d': (2, 3), 'conv2d': (2, 3), 'conv2d_grouped': (2, 3, 4, 5),
+            'maxpool2d': (1, 2, 3), 'avgpool2d': (1, 2, 3), 'maxpool1d': (1, 2, 3),
+            'avgpool1d': (1, 2, 3), 'upsample2d': (1,), 'pad2d': (1,), 'size': (0,),
+            'topk': (1,), 'reshape': (1,), 'concat_axis': (2,), 'slice': (1, 2, 3)}
+
+
+def ast_names(e, out):
+    """Every value name and dimension name under an AST node."""
+    if isinstance(e, tuple):
+        if len(e) == 2 and e[0] in ('var', 'dvar') and isinstance(e[1], str):
+            out.add(e[1])
+            return out
+        for x in e:
+            ast_names(x, out)
+    elif isinstance(e, list):
+        for x in e:
+            ast_names(x, out)
+    return out
+
+
+def pattern_names(p, acc=None):
+    acc = set() if acc is None else acc
+    if p[0] == 'pname':
+        acc.add(p[1])
+    elif p[0] == 'ptuple':
+        for q in p[1]:
+            pattern_names(q, acc)
+    return acc
+
+
+def dims_calls(e, acc):
+    """[(operator, [names in its dims arguments])] of the 5b operators
+    called under an AST node (a program's item of that name hides one)."""
+    if isinstance(e, tuple):
+        if e and e[0] == 'call' and len(e) == 3 and e[1][0] == 'var' and e[1][1] in DIMS_POS:
+            pos = DIMS_POS[e[1][1]]
+            names = set()
+            for i, a in enumerate(e[2]):
+                if i in pos:
+                    ast_names(a, names)
+            acc.append((e[1][1], names))
+        for x in e:
+            dims_calls(x, acc)
+    elif isinstance(e, list):
+        for x in e:
+            dims_calls(x, acc)
+    return acc
+
+
+def runtime_dims(prog, name, ptypes):
+    """Whether function `name` passes a run-time dims parameter (or a size
+    of one's annotation, or a local computed from one) to a 5b operator:
+    the review's 'programs that use 5b with run-time dims parameters'."""
+    it = prog.by_name.get(name)
+    if it is None or it.kind == 'extern' or it.node[0] != 'fn':
+        return False
+    params = it.node[1]
+    names = set()
+    for (pn, pt), t in zip(params, ptypes if ptypes and len(ptypes) == len(params) else [None] * len(params)):
+        if (pt is not None and pt[0] == 'tensor' and pt[1] == 'dims') or (t is not None and is_dims_type(t)):
+            names.add(pn)
+            if pt is not None:
+                ast_names(pt[2], names)
+    if not names:
+        return False
+    # a local bound from one of them is one of them
+    for st in it.node[3]:
+        if ast_names(st[-1], set()) & names:
+            names |= pattern_names(st[1]) if st[0] != 'ann' else {st[1]}
+    if any(ns & names for _, ns in dims_calls(it.node, [])):
+        return True
+    return False
+
+
+def guess_dims_params(prog, name, st):
+    """The structure of a function that check rejects, from its annotations:
+    an un-annotated parameter passed straight as a 5b operator's dims
+    argument is a dims value."""
+    it = prog.by_name.get(name)
+    if it is None or it.kind == 'extern' or it.node[0] != 'fn' or len(st) != len(it.node[1]):
+        return st
+    direct = set()
+
+    def walk(e):
+        if isinstance(e, tuple):
+            if e and e[0] == 'call' and len(e) == 3 and e[1][0] == 'var' and e[1][1] in DIMS_POS:
+                for i, a in enumerate(e[2]):
+                    if i in DIMS_POS[e[1][1]] and a[0] == 'var':
+                        direct.add(a[1])
+            for x in e:
+                walk(x)
+        elif isinstance(e, list):
+            for x in e:
+                walk(x)
+    walk(it.node)
+    return [interp.DIMS if pt is None and pn in direct and x == 'T' else x
+            for (pn, pt), x in zip(it.node[1], st)]
+
+
 # ---------------------------------------------------------------- one program
 
 class Job(object):
@@ -356,7 +576,7 @@ def run_tuples(prog, name, structure, ptypes, rng, ntuples, negative, budget, si
         attempts += 1
         from_sig = ptypes is not None and rng.random() < sig_share
         if from_sig:
-            flat = tuple_from_types(rng, ptypes)
+            flat = tuple_from_types(rng, ptypes, negative)
             if flat is None:
                 from_sig = False
             else:
@@ -364,14 +584,32 @@ def run_tuples(prog, name, structure, ptypes, rng, ntuples, negative, budget, si
                 if mutated:
                     flat = mutate(rng, flat, negative)
         if not from_sig:
-            flat = random_tuple(rng, n, negative)
+            flat = random_tuple(rng, n, negative, ptypes)
         key = tuple(tuple(s) for s in flat)
         if key in seen:
             continue
         seen.add(key)
         o = interp.run_function(prog, name, [tuple(s) for s in flat], structure, budget=budget)
-        if from_sig and not mutated and o.kind == 'reject' and rng.random() < 0.6:
-            # the where-clauses are not sampled: try again for an accepted one
+        if from_sig and not mutated and o.kind == 'reject':
+            # the where-clauses are not sampled: try again for an accepted
+            # one (the rejected tuple kept now and then)
+            if rng.random() >= 0.6:
+                out.append((list(map(list, flat)), simplify(o), 'sig'))
+            # run-time dims parameters (an axis, a window, a reshape's
+            # target) that the signature does not tie to the tensors: other
+            # values for them, the tensors kept
+            for _ in range(4):
+                f2 = redraw_dims(rng, flat, ptypes, False)
+                if f2 is None:
+                    break
+                k2 = tuple(tuple(s) for s in f2)
+                if k2 in seen:
+                    continue
+                o2 = interp.run_function(prog, name, [tuple(s) for s in f2], structure, budget=budget)
+                if o2.kind != 'reject':
+                    seen.add(k2)
+                    out.append((list(map(list, f2)), simplify(o2), 'sig'))
+                    break
             continue
         out.append((list(map(list, flat)), simplify(o), 'sig' if from_sig else 'rnd'))
     return out
@@ -440,17 +678,20 @@ def process(job):
             st = interp.structure_from_annotations(prog, name)
             if st is None or any(interp.has_fun(x) for x in st):
                 continue
+            st = guess_dims_params(prog, name, st)
             it = prog.by_name[name]
             ptypes = None
             if it.kind != 'extern' and it.node[0] == 'fn':
                 ptypes = []
-                for pn, pt in it.node[1]:
+                for (pn, pt), x in zip(it.node[1], st):
                     if pt is None:
-                        ptypes.append(('tvar', pn))
+                        ptypes.append(('tensor', 'dims', [('svar', '%' + pn)]) if x is interp.DIMS
+                                      else ('tvar', pn))
                     else:
                         flat_types(pt, ptypes)
             tuples = run_tuples(prog, name, st, ptypes, rng, max(job.tuples // 2, 10), job.negative, job.budget, 0.6)
             res['functions'].append({'name': name, 'status': 'static_reject', 'tuples': tuples,
+                                     'rtdims': runtime_dims(prog, name, ptypes),
                                      'message': ' / '.join(m for m in msg if ':%d:' % it.line in m or True)[:300]})
         # check the rest of the program without the failing items
         bad = dependents(prog, failing)
@@ -511,7 +752,7 @@ def process(job):
         ptypes = []
         for t in ty[1]:
             flat_types(t, ptypes)
-        f = {'name': name, 'sig': sigs[name][2]}
+        f = {'name': name, 'sig': sigs[name][2], 'rtdims': runtime_dims(prog, name, ptypes)}
         cn = c_name(name)
         if cn in exported:
             f['status'] = 'exported'
@@ -558,7 +799,7 @@ int main(int argc, char **argv)
 {
     static axon_shape in[MAXIN + 1], out[MAXOUT + 1], tmp[MAXTMP + 1], out2[MAXOUT + 1];
     static axon_shape omax[MAXOUT + 1], tmax[MAXTMP + 1];
-    static int64_t ocnt[2 * MAXOUT + 2], tcnt[4 * MAXTMP + 4];
+    static int64_t ocnt[4 * MAXOUT + 4], tcnt[4 * MAXTMP + 4];
     axon_error err, err2;
     int fid, nin, i, j;
     if (argc > 1 && strcmp(argv[1], "--names") == 0) {
@@ -600,12 +841,13 @@ int main(int argc, char **argv)
             printf(" T");
             for (i = 0; i < e->ntmp; i++)
                 put_shape(&tmp[i]);
-            /* the largest shapes (spec 5b) and their counts; of each
-             * intermediate also its counts (its element size) */
+            /* the largest shapes (spec 5b) and their counts, then each
+             * output's and intermediate's own counts */
             printf(" M");
             for (i = 0; i < e->nout; i++) {
                 put_shape(&omax[i]);
-                put_counts(ocnt[2 * i], ocnt[2 * i + 1]);
+                put_counts(ocnt[4 * i], ocnt[4 * i + 1]);
+                put_counts(ocnt[4 * i + 2], ocnt[4 * i + 3]);
             }
             printf(" N");
             for (i = 0; i < e->ntmp; i++) {
@@ -644,8 +886,10 @@ def write_harness(path, entries, headers):
                    '    if (st == 0) {\n'
                    '        for (i = 0; i < %s_NUM_OUTPUTS; i++) {\n            out[i] = plan.out[i];\n'
                    '            omax[i] = plan.out_max[i];\n'
-                   '            ocnt[2 * i] = plan.out_max_elements[i];\n'
-                   '            ocnt[2 * i + 1] = plan.out_max_bytes[i];\n        }\n'
+                   '            ocnt[4 * i] = plan.out_max_elements[i];\n'
+                   '            ocnt[4 * i + 1] = plan.out_max_bytes[i];\n'
+                   '            ocnt[4 * i + 2] = plan.out_elements[i];\n'
+                   '            ocnt[4 * i + 3] = plan.out_bytes[i];\n        }\n'
                    '        for (i = 0; i < %s_NUM_TEMPS; i++) {\n            tmp[i] = plan.tmp[i];\n'
                    '            tmax[i] = plan.tmp_max[i];\n'
                    '            tcnt[4 * i] = plan.tmp_max_elements[i];\n'
@@ -700,7 +944,7 @@ def parse_result(line, nout, ntmp):
         temps = shapes(ntmp)
         assert t[i] == 'M'
         i += 1
-        omax = shapes_counts(nout, 2)
+        omax = shapes_counts(nout, 4)
         assert t[i] == 'N'
         i += 1
         tmax = shapes_counts(ntmp, 4)
@@ -708,6 +952,64 @@ def parse_result(line, nout, ntmp):
         i += 1
         souts = shapes(nout)
     return st1, name, st2, outs, temps, souts, msg, omax, tmax
+
+
+def header_culprits(r, errs):
+    """{function name: [error lines]} of a header's compile errors: the
+    exported function whose code (the last line before the error that names
+    PREFIX_NAME_) holds each; {} if one cannot be placed."""
+    try:
+        lines = open(r['header']).read().split('\n')
+    except OSError:
+        return {}
+    fns = [f for f in r['functions'] if f['status'] == 'exported']
+    out = {}
+    for e in errs:
+        m = re.match(r'^[^:]*\.h:(\d+):', e)
+        if not m:
+            return {}
+        L = int(m.group(1))
+        best, where = None, -1
+        for f in fns:
+            pat = re.compile(re.escape(f['cname']) + r'(?![A-Za-z0-9])')
+            for i in range(min(L, len(lines)) - 1, -1, -1):
+                if pat.search(lines[i]):
+                    if i > where:
+                        best, where = f, i
+                    break
+        if best is None:
+            return {}
+        out.setdefault(best['name'], []).append(e)
+    return out
+
+
+def reemit_without(r, culprits, axonc):
+    """Emit r's program again without the items in culprits (and those
+    using them) into the same header; True on success (those functions are
+    then 'uncompiled')."""
+    try:
+        text = open(r['path']).read()
+        prog = interp.parse_program(text, r['path'])
+    except (OSError, interp.AxonSyntaxError):
+        return False
+    bad = dependents(prog, set(culprits))
+    keep = [it for it in prog.items if it.name not in bad]
+    if not keep or not any(f['status'] == 'exported' and f['name'] not in bad for f in r['functions']):
+        return False
+    d = os.path.join(os.path.dirname(r['header']), '..', 'reduced-hc', os.path.basename(r['header'])[:-2])
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, os.path.basename(r['path']))
+    with open(path, 'w') as f:
+        for it in keep:
+            f.write(text[it.start:it.end].rstrip(';') + ';\n')
+    prefix = os.path.basename(r['header'])[:-2]
+    em = run_cmd([axonc, 'emit', path, '-o', r['header'], '--prefix', prefix])
+    if em.returncode != 0:
+        return False
+    for f in r['functions']:
+        if f['name'] in bad and f['status'] == 'exported':
+            f['status'] = 'uncompiled'
+    return True
 
 
 # ---------------------------------------------------------------- comparing
@@ -774,7 +1076,10 @@ def compare(rep, prog, f, flat, ir, hres, tnames, stats):
         return
     stats['accepted'] += 1
     elems = f.get('out_elems') or []
-    ovs = [count_overflows(o, elems[i] if i < len(elems) else 4) for i, o in enumerate(iouts)]
+    odims = ir[7] or [False] * len(iouts)
+    # a dims output has no buffer (its counts are 0): it cannot overflow
+    ovs = [False if odims[i] else count_overflows(o, elems[i] if i < len(elems) else 4)
+           for i, o in enumerate(iouts)]
     ovs += [count_overflows(t, None) for _, t, _ in itemps]
     if None in ovs:
         stats['compared'] -= 1
@@ -790,6 +1095,18 @@ def compare(rep, prog, f, flat, ir, hres, tnames, stats):
         stats['accepted'] -= 1
         stats['unnamed_overflow'] += 1
         return
+    if st1 != 0 and sname == 'AXON_ERR_OVERFLOW' and not ovf and KNOWN_LIMIT_RE.search(msg or '') and \
+            any(d >= 1 << 31 for s in flat for d in s):
+        # docs/language.md's known limits: a size is computed from its
+        # canonical polynomial, whose products may overflow where the
+        # written formula's do not (`(h - r + 1) * (w - q + 1)` with h, r
+        # near 2^62), and elements(b) of `[a] @ b` on its own, which may
+        # overflow where a is 0; run-time dims parameters drawn from the
+        # tensors' sizes reach them
+        stats['compared'] -= 1
+        stats['accepted'] -= 1
+        stats['known_limit'] += 1
+        return
     if st1 != 0:
         if not ovf:
             rep.disagree('REJECTS_VALID', prog, fn, ftuple, irs, hr, msg)
@@ -804,21 +1121,25 @@ def compare(rep, prog, f, flat, ir, hres, tnames, stats):
         if k:
             rep.disagree(k + '_OUTPUT', prog, fn, ftuple, irs, hr)
             return
-    pairs = compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps)
+    pairs = compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps, ir[9])
     if pairs is None:
         return
     if ovf:
         # the shapes agree, but a plan's count does not fit int64
         rep.disagree('MISSED_COUNT_OVERFLOW', prog, fn, ftuple, irs, hr)
         return
+    if not compare_counts(rep, prog, fn, ftuple, irs, f, iouts, odims, itemps, omax, tmax, tnames, pairs):
+        return
     compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats)
 
 
+KNOWN_LIMIT_RE = re.compile(r"overflows int64 \(or divides by zero\)|elements\([\w']+\) overflows int64")
+BIG_RANK_RE = re.compile(r'#error "\S+ needs AXON_MAX_RANK >= (9|[1-9]\d+)"')
 UNNAMED_RE = re.compile(r'^\S+ at \d+:\d+$')
 UNNAMED_OVF_RE = re.compile(r': \S+ at \d+:\d+ has more elements \(or bytes\) than int64 can count')
 
 
-def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
+def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps, dims_names=()):
     # intermediates by name; the header may leave out a name whose value is
     # an output (docs: "v is output 1: not an intermediate"); the unnamed
     # ones ("matmul at 4:12") are not the interpreter's (tests/emit/random
@@ -830,6 +1151,11 @@ def compare_temps(rep, prog, fn, ftuple, irs, hr, itemps, tnames, temps):
     for hi, (hn, ht) in enumerate(zip(tnames, temps)):
         if UNNAMED_RE.match(hn):
             continue
+        if hn in dims_names and not any(t[0] == hn for t in itemps):
+            # a name bound to a dims value is not a tensor: not planned
+            # (the contract's decision)
+            rep.disagree('DIMS_PLANNED', prog, fn, ftuple, irs, hr, 'intermediate %s is a dims value' % hn)
+            return None
         while j < len(itemps) and itemps[j][0] != hn and itemps[j][2]:
             j += 1
         if j >= len(itemps) or itemps[j][0] != hn:
@@ -917,15 +1243,17 @@ def compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats):
     if any(m != o for m, o in zip(imo, ir[2])) or any(imt[j] != ir[3][j][1] for _, j in pairs):
         stats['max_dynamic'] += 1
     elems = f.get('out_elems') or []
+    odims = ir[7] or [False] * len(imo)
     for k, (im, (hm, hc)) in enumerate(zip(imo, omax)):
         d = max_diff(im, hm)
         if d:
             rep.disagree('MAX_%s_OUTPUT' % d, prog, fn, ftuple, irs, hr, 'output %d' % (k + 1))
             return
-        want = max_counts(im, elems[k] if k < len(elems) else 4)
-        if tuple(hc) != want:
+        # a dims output: out_max holds its values, with counts 0 (no buffer)
+        want = (0, 0) if odims[k] else max_counts(im, elems[k] if k < len(elems) else 4)
+        if tuple(hc[:2]) != want:
             rep.disagree('MAX_COUNT_OUTPUT', prog, fn, ftuple, irs, hr,
-                         'output %d: counts %s, expected %s' % (k + 1, tuple(hc), want))
+                         'output %d: counts %s, expected %s' % (k + 1, tuple(hc[:2]), want))
             return
     for h, j in pairs:
         hm, hc = tmax[h]
@@ -943,6 +1271,32 @@ def compare_max(rep, prog, fn, ftuple, ir, f, omax, tmax, tnames, pairs, stats):
                          'intermediate %s: counts %s, expected %s' % (
                              tnames[h], tuple(hc[:2]), ' or '.join(str(max_counts(im, e)) for e in sizes)))
             return
+
+
+def compare_counts(rep, prog, fn, ftuple, irs, f, iouts, odims, itemps, omax, tmax, tnames, pairs):
+    """The plan's own counts of each output (out_elements, out_bytes) and
+    named intermediate (tmp_elements; its bytes a multiple 1, 2, 4 or 8 of
+    it): as c-api.md counts a shape (-1 where a size is unknown or ragged,
+    0 where an axis is 0); a dims output has no buffer, its counts are 0
+    (the contract's decision).  False after a disagreement."""
+    elems = f.get('out_elems') or []
+    for k, (io, (hm, hc)) in enumerate(zip(iouts, omax)):
+        want = (0, 0) if odims[k] else max_counts(io, elems[k] if k < len(elems) else 4)
+        if tuple(hc[2:4]) != want:
+            rep.disagree('COUNT_OUTPUT', prog, fn, ftuple, irs, 'counts %s' % (tuple(hc[2:4]),),
+                         'output %d%s: out_elements/out_bytes %s, expected %s'
+                         % (k + 1, ' (a dims value)' if odims[k] else '', tuple(hc[2:4]), want))
+            return False
+    for h, j in pairs:
+        hc = tmax[h][1]
+        it = itemps[j][1]
+        got = tuple(hc[2:4])
+        if got not in [max_counts(it, e) for e in (1, 2, 4, 8)]:
+            rep.disagree('COUNT_TEMP', prog, fn, ftuple, irs, 'counts %s' % (got,),
+                         'intermediate %s: tmp_elements/tmp_bytes %s, expected %s'
+                         % (tnames[h], got, ' or '.join(str(max_counts(it, e)) for e in (1, 2, 4, 8))))
+            return False
+    return True
 
 
 def shape_diff(i, h):
@@ -966,6 +1320,9 @@ def main():
     ap.add_argument('--jobs', type=int, default=0, help='worker processes (default: the number of CPUs, at most 4)')
     ap.add_argument('--budget', type=int, default=20000, help="the solver's work limit per tuple")
     ap.add_argument('--verbose', action='store_true', help='print every disagreeing tuple, not one per function and kind')
+    ap.add_argument('--strict-refusals', action='store_true',
+                    help='count a REFUSED_DECIDABLE function (not exported, though the interpreter decides every '
+                         'tuple) as a disagreement')
     args = ap.parse_args()
     t0 = time.time()
     args.axonc = os.path.abspath(args.axonc)
@@ -1021,6 +1378,7 @@ def main():
         return entries
 
     entries = harness_of(results)
+    big_rank = []
     exe = os.path.join(args.work, 'harness')
     cc = shlex.split(args.cc) + ['-I', os.path.join(args.work, 'h'), hc, '-o', exe]
     comp = run_cmd(cc)
@@ -1035,7 +1393,25 @@ def main():
             break
         for r in results:
             if r.get('header') and os.path.basename(r['header'])[:-2] in bad:
-                first = [ln for ln in comp.stderr.splitlines() if os.path.basename(r['header']) in ln and 'error' in ln]
+                base = os.path.basename(r['header'])
+                errs = [ln for ln in comp.stderr.splitlines() if ln.startswith(r['header']) and ': error' in ln]
+                first = [ln for ln in comp.stderr.splitlines() if base in ln and 'error' in ln]
+                # the functions whose code holds the errors: leave them out
+                # and emit the rest again, so that one function's header
+                # does not hide the others'
+                culprits = header_culprits(r, errs)
+                if culprits and reemit_without(r, culprits, args.axonc):
+                    for f in r['functions']:
+                        if f['name'] in culprits:
+                            e = culprits[f['name']]
+                            if all(BIG_RANK_RE.search(ln) for ln in e):
+                                # a shape of more than 8 axes (the header's
+                                # AXON_MAX_RANK; the interpreter rejects it)
+                                big_rank.append((r['path'], f['name']))
+                                continue
+                            rep.disagree('HEADER_COMPILE', r['path'], f['name'], '-', 'compiles', 'error',
+                                         (e[0] if e else '')[:300])
+                    continue
                 rep.disagree('HEADER_COMPILE', r['path'], '-', '-', 'compiles', 'error', (first[0] if first else '')[:300])
                 r['header'] = None
                 for f in r['functions']:
@@ -1081,14 +1457,17 @@ def main():
     t3 = time.time()
 
     stats = dict(compared=0, accepted=0, rejected=0, gave_up=0, undecidable=0, undet_rank=0, elem_size_unknown=0,
-                 unnamed_overflow=0, max_compared=0, max_dynamic=0, max_unbounded=0)
+                 unnamed_overflow=0, max_compared=0, max_dynamic=0, max_unbounded=0, known_limit=0)
     origin_stats = {}
+    rt_tuples = {}
     for (r, f, flat, ir, origin), line in zip(order, outl):
         nin, nout, ntmp, tn = tnames[f['entry']]
         hres = parse_result(line, nout, ntmp)
         compare(rep, r['path'], f, flat, ir, hres, tn, stats)
         key = (origin, ir[0])
         origin_stats[key] = origin_stats.get(key, 0) + 1
+        if f.get('rtdims'):
+            rt_tuples[ir[0]] = rt_tuples.get(ir[0], 0) + 1
 
     # static rejections, refusals
     nprog = len(results)
@@ -1096,6 +1475,8 @@ def main():
     nfun = nexp = nref = nstat = 0
     refused_by = {}
     refused_decidable = {}
+    rt_refused_decidable = [0]
+    rt = dict(programs=0, functions=0, exported=0, refused=0, static=0)
     static_tuples = 0
     missing = 0
     for r in results:
@@ -1103,8 +1484,17 @@ def main():
             rep.disagree('SYNTAX', r['path'], '-', '-', 'parses', r['syntax'])
         for note in r['notes']:
             print('note: %s: %s' % (r['path'], note))
+        if any(f.get('rtdims') for f in r['functions']):
+            rt['programs'] += 1
         for f in r['functions']:
             nfun += 1
+            if f.get('rtdims'):
+                rt['functions'] += 1
+                st = f['status']
+                key = {'exported': 'exported', 'uncompiled': 'exported', 'refused': 'refused',
+                       'static_reject': 'static'}.get(st)
+                if key:
+                    rt[key] += 1
             if f['status'] == 'exported':
                 nexp += 1
             elif f['status'] == 'static_reject':
@@ -1124,11 +1514,22 @@ def main():
                 if f.get('higher_order') or cls in ('higher-order', 'parameter of any type', 'element type'):
                     continue
                 kinds = set(ir[0] for _, ir, _ in f['tuples'])
-                if f['tuples'] and kinds <= {'accept', 'reject'}:
+                # decided on every tuple tried: accepted (every size of the
+                # outputs and intermediates determined: an existential that
+                # several values fit, `[n]` of `x : f32 [n / 2 + 1]`, is a
+                # size the header may not be able to give) or rejected
+                undet = any(ir[0] == 'accept' and ir[8] for _, ir, _ in f['tuples'])
+                if f['tuples'] and kinds <= {'accept', 'reject'} and not undet:
                     refused_decidable[cls] = refused_decidable.get(cls, 0) + 1
+                    if f.get('rtdims'):
+                        rt_refused_decidable[0] += 1
+                    acc = [t for t in f['tuples'] if t[1][0] == 'accept']
+                    ex = acc[0] if acc else f['tuples'][0]
                     print('REFUSED_DECIDABLE %s %s (%s) e.g. in=%s interp=%s' % (
-                        r['path'], f['name'], f['reason'],
-                        fmt_tuple(f['tuples'][0][0]), fmt_interp(f['tuples'][0][1])))
+                        r['path'], f['name'], f['reason'], fmt_tuple(ex[0]), fmt_interp(ex[1])))
+                    if args.strict_refusals:
+                        rep.disagree('REFUSED_DECIDABLE', r['path'], f['name'], fmt_tuple(ex[0]),
+                                     fmt_interp(ex[1]), 'not exported', f['reason'])
             elif f['status'] == 'uncompiled':
                 nexp += 1
             else:
@@ -1149,13 +1550,21 @@ def main():
              nstat))
     print('tuples compared %d (accepted %d, rejected %d, undecidable %d, undetermined rank %d), oracle gave up %d, '
           'not compared (a count near 2^63 with an unknown element size) %d, (an unnamed intermediate\'s count '
-          'overflows) %d, tuples on functions rejected by check %d'
+          'overflows) %d, (a size\'s expanded polynomial overflows, docs/language.md\'s known limit) %d, '
+          'tuples on functions rejected by check %d'
           % (stats['compared'], stats['accepted'], stats['rejected'], stats['undecidable'], stats['undet_rank'],
-             stats['gave_up'], stats['elem_size_unknown'], stats['unnamed_overflow'], static_tuples))
+             stats['gave_up'], stats['elem_size_unknown'], stats['unnamed_overflow'], stats['known_limit'],
+             static_tuples))
     print('largest shapes compared on %d accepted tuples (with a data-dependent size %d, '
           'a size with no bound on either side %d)'
           % (stats['max_compared'], stats['max_dynamic'], stats['max_unbounded']))
     print('tuple origins: ' + ', '.join('%s/%s %d' % (k[0], k[1], v) for k, v in sorted(origin_stats.items())))
+    print('run-time dims (spec 5b operators given a dims parameter): programs %d, functions %d '
+          '(exported %d, refused %d, refused but decidable %d, rejected by check %d), tuples compared on '
+          'exported ones %d (accepted %d, rejected %d, undecidable %d, undetermined rank %d)'
+          % (rt['programs'], rt['functions'], rt['exported'], rt['refused'], rt_refused_decidable[0],
+             rt['static'], sum(v for k, v in rt_tuples.items() if k != 'gave_up'), rt_tuples.get('accept', 0),
+             rt_tuples.get('reject', 0), rt_tuples.get('undecidable', 0), rt_tuples.get('undet_rank', 0)))
     print('refused but decidable %d%s' % (sum(refused_decidable.values()),
           (' (' + ', '.join('%s %d' % kv for kv in sorted(refused_decidable.items())) + ')') if refused_decidable else ''))
     if rep.dis:
@@ -1166,6 +1575,9 @@ def main():
         print('disagreements by kind (functions): ' + ', '.join('%s %d' % kv for kv in sorted(byfn.items())))
     print('time: programs %.1fs, compile %.1fs, harness %.1fs, compare %.1fs; work %s'
           % (t1 - t0, t2 - t1, t3 - t2, t4 - t3, args.work), file=sys.stderr)
+    if big_rank:
+        print('not compiled, a shape of more than AXON_MAX_RANK (8) axes: %d (%s)'
+              % (len(big_rank), ', '.join('%s %s' % x for x in big_rank[:3])))
     if kept:
         print('failing programs kept in %s; rerun one with: %s %s --axonc %s --file %s'
               % (os.path.join(args.work, 'failing'), sys.executable, os.path.abspath(__file__), args.axonc, kept[0]))
