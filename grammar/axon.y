@@ -108,7 +108,7 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 %precedence TYPE_NAME
 %precedence IDENT
 %left '+' '-'
-%left '*' '/'
+%left '*' '/' '%'
 %precedence UMINUS
 
 %%
@@ -347,7 +347,7 @@ clause
     | dim LE dim                { $$ = where_clause(P, '<', $1, $3, @$); }
     ;
 
-/* dim := dim (+|-|*|/) dim | integer | name | * | ? | ( dim )
+/* dim := dim (+|-|*|/|%) dim | integer | name | * | ? | ( dim )
  *      | (op dim dim)          the paper's prefix form, e.g. (* 2 m)
  *      | broadcast(dim, ...)
  *      | elements(shape) | rank(shape)     spec section 5b */
@@ -360,6 +360,7 @@ dim
     | dim '-' dim               { $$ = ast_dim_bin(A, '-', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
     | dim '*' dim               { $$ = ast_dim_bin(A, '*', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
     | dim '/' dim               { $$ = ast_dim_bin(A, '/', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
+    | dim '%' dim               { $$ = ast_dim_bin(A, '%', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
     | dprim
     ;
 dprim

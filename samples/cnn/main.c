@@ -35,12 +35,12 @@ int main(void)
                  plan.out_bytes[cnn_cnn_OUT_0]);
     for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++)
         print_tensor("temp", cnn_cnn_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-    printf("  dims   a=%lld b=%lld c=%lld d=%lld (x), e=%lld f=%lld g=%lld (K1),\n", (long long)plan.dims.a,
-           (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e,
-           (long long)plan.dims.f, (long long)plan.dims.g);
-    printf("         h=%lld i=%lld j=%lld (K2), k=%lld l=%lld m=%lld (Kc)\n", (long long)plan.dims.h,
-           (long long)plan.dims.i, (long long)plan.dims.j, (long long)plan.dims.k, (long long)plan.dims.l,
-           (long long)plan.dims.m);
+    printf("  dims   n=%lld a=%lld b=%lld c=%lld (x), d=%lld e=%lld f=%lld (K1),\n", (long long)plan.dims.n,
+           (long long)plan.dims.a, (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d,
+           (long long)plan.dims.e, (long long)plan.dims.f);
+    printf("         g=%lld h=%lld i=%lld (K2), m=%lld j=%lld k=%lld (Kc)\n", (long long)plan.dims.g,
+           (long long)plan.dims.h, (long long)plan.dims.i, (long long)plan.dims.m, (long long)plan.dims.j,
+           (long long)plan.dims.k);
 
     /* Every buffer sized from the plan: the output, then the temporaries. */
     void *out = malloc((size_t)plan.out_bytes[cnn_cnn_OUT_0]);

@@ -5,8 +5,7 @@
  * signature): a wrong width is a broadcast error.  Inputs and outputs are
  * reached by their index constants, the sizes by their annotation names
  * (plan.dims.n, b, d, k) or, for the gate widths, which have none, by the
- * letters of lstm's signature (k_ is the letter k, renamed because the
- * hidden size is named k). */
+ * letters of lstm's signature (which skip the names: a, c, e, ..., j). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -52,9 +51,9 @@ int main(void)
         print_tensor("temp", lstm_lstm_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
     printf("  dims   n=%lld b=%lld d=%lld k=%lld (steps, batch, features, hidden)\n",
            (long long)plan.dims.n, (long long)plan.dims.b, (long long)plan.dims.d, (long long)plan.dims.k);
-    printf("         e=%lld f=%lld g=%lld h=%lld i=%lld j=%lld k_=%lld l=%lld (gate widths)\n",
-           (long long)plan.dims.e, (long long)plan.dims.f, (long long)plan.dims.g, (long long)plan.dims.h,
-           (long long)plan.dims.i, (long long)plan.dims.j, (long long)plan.dims.k_, (long long)plan.dims.l);
+    printf("         a=%lld c=%lld e=%lld f=%lld g=%lld h=%lld i=%lld j=%lld (gate widths)\n",
+           (long long)plan.dims.a, (long long)plan.dims.c, (long long)plan.dims.e, (long long)plan.dims.f,
+           (long long)plan.dims.g, (long long)plan.dims.h, (long long)plan.dims.i, (long long)plan.dims.j);
 
     void *buf[lstm_lstm_NUM_OUTPUTS];
     int64_t total = 0;

@@ -44,8 +44,8 @@ int main(void)
     for (int i = 0; i < transformer_block_NUM_TEMPS; i++)
         print_tensor("temp", transformer_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i],
                      plan.tmp_bytes[i]);
-    printf("  dims   n=%lld d=%lld c=%lld v=%lld f=%lld (tokens, width, qk, v, feed-forward)\n",
-           (long long)plan.dims.n, (long long)plan.dims.d, (long long)plan.dims.c, (long long)plan.dims.v,
+    printf("  dims   n=%lld d=%lld a=%lld v=%lld f=%lld (tokens, width, qk, v, feed-forward)\n",
+           (long long)plan.dims.n, (long long)plan.dims.d, (long long)plan.dims.a, (long long)plan.dims.v,
            (long long)plan.dims.f);
 
     /* Every buffer sized from the plan: the output, then the temporaries. */

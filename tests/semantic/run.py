@@ -430,8 +430,20 @@ def run_cmd(cmd, **kw):
                           universal_newlines=True, **kw)
 
 
+AFTER_FUNCTION = {'IN', 'OUT', 'TMP', 'NUM', 'EXTERN'}
+
+
 def c_name(name):
-    return name.replace("'", '_prime')
+    """A function's name as the header spells it (docs/c-api.md, "Names in
+    C"): as written when plain (letters and digits in segments joined by
+    single underscores, no later segment IN, OUT, TMP, NUM or EXTERN), else
+    `_` then the name with `_` written `__` and `'` written `_prime`."""
+    segs = name.split('_')
+    plain = (all(g and g.isascii() and g.isalnum() for g in segs) and not name[0].isdigit()
+             and not any(g in AFTER_FUNCTION for g in segs[1:]))
+    if plain:
+        return name
+    return '_' + name.replace('_', '__').replace("'", '_prime')
 
 
 def item_end_line(prog, it):

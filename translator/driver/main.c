@@ -1,6 +1,6 @@
 /* main.c - the axonc command line (axon-spec.md section 6).
  *
- *   axonc check FILE.axon
+ *   axonc check FILE.axon [--letters]
  *   axonc emit FILE.axon [-o OUT.h] [--prefix P] [-MD] [-MF DEPFILE]
  *   axonc --help | --version
  * Exit status: 0 success, 1 an error in the input (or in writing the
@@ -25,7 +25,7 @@
 #define MIB_DIGITS(n) #n
 
 static const char usage_text[] =
-    "usage: axonc check FILE.axon [-Werror | -w]\n"
+    "usage: axonc check FILE.axon [--letters] [-Werror | -w]\n"
     "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE] [-Werror | -w]\n"
     "       axonc --help | --version\n";
 
@@ -35,8 +35,10 @@ static const char help_text[] =
     "Commands:\n"
     "  axonc check FILE.axon\n"
     "      Infer every top-level binding and print one line `name : signature`\n"
-    "      for each, in source order.\n"
+    "      for each, in source order, its sizes in the names of its annotations.\n"
     "      example: axonc check samples/attention/attention.axon\n"
+    "    --letters         every variable a letter, in order of first appearance\n"
+    "                      (the paper's form)\n"
     "    -Werror           make every warning an error (exit status 1; emit writes\n"
     "                      nothing): for CI and build rules\n"
     "    -w                show no warning (it wins over -Werror, as gcc's)\n"
@@ -84,10 +86,14 @@ static int usage_error(const char *fmt, const char *arg)
 static int cmd_check(int argc, char **argv)
 {
     const char *file = NULL;
-    int werror = 0, nowarn = 0;
+    int werror = 0, nowarn = 0, letters = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "-Werror") == 0 || strcmp(argv[i], "-w") == 0) {
             *(argv[i][1] == 'w' ? &nowarn : &werror) = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--letters") == 0) {
+            letters = 1;
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1] != 0)
@@ -101,6 +107,7 @@ static int cmd_check(int argc, char **argv)
     Compilation cp;
     int rc = compile_file(&cp, file, stderr, nowarn ? COMPILE_NOWARN : werror ? COMPILE_WERROR : COMPILE_WARN);
     if (rc == 0) {
+        cp.ctx.letters = letters;
         const char *sigs = compile_signatures(&cp);
         rc = !sigs || write_stdout(sigs, strlen(sigs), "the signatures", file) != 0;
     }

@@ -38,8 +38,9 @@ typedef struct W {
                              * sizes it compares may be AXON_DIM_UNKNOWN */
     PtrVec decls;           /* Decl*: locals whose declaration is dropped
                              * when nothing reads them */
-    Dim *from_vars;         /* computed from its variables alone, not read
-                             * from a value that stands for it (PStep) */
+    Dim *from_vars;         /* computed another way than its own recorded
+                             * value (PStep.from_vars; that value is out of
+                             * sight, plan_hide_known), not read from the cache */
 } W;
 
 typedef struct Decl {
@@ -346,25 +347,48 @@ static const char *cached_prefix(W *w, Dim *d, uint32_t n, uint64_t h)
     return v || !w->in_block ? v : dm_get_prefix(&w->block, d, n, h);
 }
 
+static const char *dim_c(W *w, Dim *d, int raw, int *arith);
+
 /* The condition under which d's value is unknown at run time (a variable
- * of it is AXON_DIM_UNKNOWN: plan.h, PVar.maybe_unknown), or NULL. */
+ * of it is AXON_DIM_UNKNOWN: plan.h, PVar.maybe_unknown), or NULL: a term
+ * is unknown where a variable of it is, unless another factor of it is 0
+ * (then the term is 0, as mono_c computes it: `e * (b / 2)` with e open
+ * because b / 2 is 0). */
 static void unknown_vars(W *w, Dim *d, Buf *b)
 {
+    Arena *a = w->c->arena;
     d = dim_norm(w->c, d);
     if (plan_known(w->p, d))
         return;
-    for (uint32_t i = 0; i < d->nt; i++)
+    for (uint32_t i = 0; i < d->nt; i++) {
+        Buf u, z;
+        buf_init(&u, a);
+        buf_init(&z, a);
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             const Factor *f = &d->t[i].f[j];
             if (!f->var) {
-                unknown_vars(w, f->div->num, b);
-                unknown_vars(w, f->div->den, b);
+                size_t before = u.n;
+                unknown_vars(w, f->div->num, &u);
+                unknown_vars(w, f->div->den, &u);
+                int arith = 0;     /* num / den is 0 where 0 <= num < den */
+                const char *num = u.n == before ? dim_c(w, f->div->num, 0, &arith) : NULL;
+                const char *den = num && !arith ? dim_c(w, f->div->den, 0, &arith) : NULL;
+                if (den && !arith)          /* (plain values: no statement, no check) */
+                    buf_printf(&z, "%s(%s >= 0 && %s < %s)", z.n ? " || " : "", num, num, den);
             } else if (plan_var(w->p, f->var) && plan_var(w->p, f->var)->maybe_unknown) {
-                const char *t = ar_printf(w->c->arena, "%s == AXON_DIM_UNKNOWN", var_c(w, plan_var(w->p, f->var)));
-                if (!strstr(buf_str(b), t))
-                    buf_printf(b, "%s%s", b->n ? " || " : "", t);
+                const char *t = ar_printf(a, "%s == AXON_DIM_UNKNOWN", var_c(w, plan_var(w->p, f->var)));
+                if (!strstr(buf_str(&u), t))
+                    buf_printf(&u, "%s%s", u.n ? " || " : "", t);
+            } else if (plan_var(w->p, f->var)) {
+                buf_printf(&z, "%s%s == 0", z.n ? " || " : "", var_c(w, plan_var(w->p, f->var)));
             }
         }
+        if (!u.n)
+            continue;
+        const char *t = z.n ? ar_printf(a, "((%s) && !(%s))", buf_str(&u), buf_str(&z)) : buf_str(&u);
+        if (!strstr(buf_str(b), t))
+            buf_printf(b, "%s%s", b->n ? " || " : "", t);
+    }
 }
 
 static const char *unknown_cond(W *w, Dim *d, const PVal *v)
@@ -496,14 +520,14 @@ static const char *dim_c(W *w, Dim *d, int raw, int *arith)
     if (v)
         return plan_var(w->p, v) ? var_c(w, plan_var(w->p, v)) : NULL;
     int own = w->from_vars && dim_equal(d, w->from_vars);
-    const PVal *kv = own ? NULL : plan_known(w->p, d);
+    const PVal *kv = plan_known(w->p, d);
     if (kv)
         return val_c(w, kv);
-    const char *given = own ? NULL : cached(w, d);
+    const char *given = own ? NULL : cached(w, d);   /* (the cache may hold d's own value) */
     if (given)
         return given;
-    int computable = raw || own || plan_dim_computable(w, d);
-    if (!own && (!computable || (!raw && (plan_unknown_vars(w->p, d) || dim_has_neg(d))))) {
+    int computable = raw || plan_dim_computable(w, d);
+    if (!computable || (!raw && (plan_unknown_vars(w->p, d) || dim_has_neg(d)))) {
         /* c * K + rest, with K an expression an input gives: where d's
          * variables are not all known, or where one may be
          * AXON_DIM_UNKNOWN and the split leaves none that may, or where
@@ -832,9 +856,14 @@ static void w_check(W *w, PStep *st)
                  ar_printf(a, "is {}, expected %lld", (long long)k), val, NULL, NULL);
         return;
     }
-    if (st->from_vars)
+    int since = -1;
+    if (st->from_vars) {
         w->from_vars = dim_norm(w->c, st->d);
+        since = plan_hide_known(w->p, st->d);
+    }
     const char *want = dim_local(w, st->d, why, ar_printf(a, "the size expected at %s", st->val.where));
+    if (st->from_vars)
+        plan_unhide_known(w->p, st->d, since);
     w->from_vars = NULL;
     const char *from_idx;
     const char *from = expect_from(w, st, &why, &from_idx);
@@ -935,7 +964,7 @@ static void w_solve(W *w, PStep *st)
     const char *r = x;
     if (st->pow != 1) {
         r = plan_local(w->p, "r");
-        line(w, "int64_t %s = axon__root(%s, %u, &bad);", r, x, st->pow);
+        decl_effect(w, r, ar_printf(a, "axon__root(%s, %u, &bad)", x, st->pow));
         val_fail(w, &st->val, "bad", "AXON_ERR_DIVISIBILITY", why,
                  ar_printf(a, "is {}, which is not of the form %s for a whole %s", form, name), val, NULL, NULL);
     }
@@ -1545,16 +1574,21 @@ static int not_exported(W *w, Loc loc, const char *why)
  * C identifier that is no keyword of C, C++ or CUDA, no macro of the
  * standard headers the header includes (all capitals are refused), and not
  * reserved (a leading underscore). */
-/* The members of P_NAME_dims, named after the function's annotation names
- * where a size has one (spec section 8b: `dims.n`, `dims.d_model`, stable
- * when parameters are reordered), else the letters axonc check prints; a
- * name two variables would share, or one that is taken, goes to neither
- * (they get letters, with _ appended while a letter is taken). */
-static const char *member_name(W *w, Symtab *hints, Symtab *taken, void *key, const char *hint, const char *letter)
+/* The member of P_NAME_dims for a variable the signature calls name (its
+ * annotation name, or a letter: print.c): the name where it is free as an
+ * identifier (cnames.h), else with ' written _prime and _ appended until
+ * it is free and no other member's (`int_`, `linux_`, `N_`). */
+static const char *member_name(W *w, Symtab *taken, void *key, const char *name)
 {
-    if (hint && cn_free_identifier(hint) && st_get(hints, hint) == key)
-        return hint;
-    const char *m = letter;
+    if (cn_free_identifier(name) && (!st_get(taken, name) || st_get(taken, name) == key))
+        return name;
+    Buf b;
+    buf_init(&b, w->c->arena);
+    for (const char *p = name; *p; p++)
+        buf_puts(&b, *p == '\'' ? "_prime" : (char[]){ *p, 0 });
+    const char *m = buf_str(&b);
+    if (!cn_free_identifier(m))
+        m = ar_printf(w->c->arena, "%s_", m);
     while (st_get(taken, m) && st_get(taken, m) != key)
         m = ar_printf(w->c->arena, "%s_", m);
     return m;
@@ -1563,8 +1597,7 @@ static const char *member_name(W *w, Symtab *hints, Symtab *taken, void *key, co
 typedef struct Member {     /* a member of P_NAME_dims */
     void *var;              /* SVar* (shape) or DVar* */
     int shape;
-    const char *letter;     /* as axonc check prints it */
-    const char *hint;       /* its annotation name, or NULL */
+    const char *name;       /* as axonc check prints it */
 } Member;
 
 static void write_dims(W *w, FnCode *fc, PtrVec **lists)
@@ -1597,39 +1630,26 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
                     Member *mb = ar_alloc(a, sizeof *mb);
                     mb->var = vars.items[j];
                     mb->shape = s->s[k].var != NULL;
-                    if (mb->shape) {
-                        SVar *v = mb->var;
-                        mb->letter = namer_name_of(nm, &v->stamp, &v->mark);
-                        mb->hint = v->hint;
-                    } else {
-                        DVar *v = mb->var;
-                        mb->letter = namer_name_of(nm, &v->stamp, &v->mark);
-                        mb->hint = v->hint;
-                    }
-                    if (!st_put(&seen, mb->letter, mb->var))   /* a variable's name is its own */
+                    mb->name = mb->shape ? namer_name_of(nm, &((SVar *)mb->var)->stamp, &((SVar *)mb->var)->mark)
+                                         : namer_name_of(nm, &((DVar *)mb->var)->stamp, &((DVar *)mb->var)->mark);
+                    if (!st_put(&seen, mb->name, mb->var))   /* a variable's name is its own */
                         pv_push(a, &members, mb);
                 }
             }
         }
-    /* The hints: one two members have is neither's. */
-    Symtab hints, taken;
-    st_init(&hints, a);
+    /* The names that are members as they are first, so that one made
+     * from another (`int_`) never takes a name the signature prints. */
+    Symtab taken;
     st_init(&taken, a);
-    void *const shared = &hints;
     for (int i = 0; i < members.n; i++) {
         const Member *mb = members.items[i];
-        if (mb->hint && cn_free_identifier(mb->hint)) {
-            void *was = st_get(&hints, mb->hint);
-            st_put(&hints, mb->hint, was && was != mb->var ? shared : mb->var);
-        }
+        if (cn_free_identifier(mb->name))
+            st_put(&taken, mb->name, mb->var);
     }
-    for (size_t i = 0; i < hints.cap; i++)
-        if (hints.e[i].key && hints.e[i].val != shared)
-            st_put(&taken, hints.e[i].key, hints.e[i].val);
     line(w, "if (dims) {");
     for (int i = 0; i < members.n; i++) {
         const Member *mb = members.items[i];
-        const char *name = member_name(w, &hints, &taken, mb->var, mb->hint, mb->letter);
+        const char *name = member_name(w, &taken, mb->var, mb->name);
         st_put(&taken, name, mb->var);
         if (mb->shape) {
             SVar *v = mb->var;
@@ -1749,6 +1769,8 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     buf_init(&sig, a);
     sig.limit = MAX_SIGNATURE;
     pr_scheme(&nm, &sig, b->scheme);
+    nm.equal_to = NULL;         /* (the checks' messages say each size as it is) */
+    nm.mods.n = 0;
     if (sig.full)
         return not_exported(w, at, ar_printf(a, "its signature is larger than %d bytes", MAX_SIGNATURE));
 

@@ -113,10 +113,34 @@ const char *plan_local(Plan *p, const char *stem)
     return ar_printf(p->c->arena, "%s%d", stem, ++p->nlocal);
 }
 
+/* A known value may be read at the step being written (or planned), and
+ * is not out of sight (plan_hide_known). */
+static int visible(const Plan *p, const PVal *v)
+{
+    return v->since <= p->at && !v->hidden;
+}
+
 const PVal *plan_known(Plan *p, Dim *d)
 {
     const PVal *v = dm_get(&p->known, d);
-    return v && v->since <= p->at ? v : NULL;
+    return v && visible(p, v) ? v : NULL;
+}
+
+int plan_hide_known(Plan *p, Dim *d)
+{
+    PVal *v = dm_get(&p->known, dim_norm(p->c, d));
+    if (!v)
+        return -1;
+    int was = v->hidden;
+    v->hidden = 1;
+    return was;
+}
+
+void plan_unhide_known(Plan *p, Dim *d, int was)
+{
+    PVal *v = dm_get(&p->known, dim_norm(p->c, d));
+    if (v && was >= 0)
+        v->hidden = was;
 }
 
 /* Whether a variable of d may be AXON_DIM_UNKNOWN.  With splits, a part
@@ -279,7 +303,7 @@ static int known_plain(Plan *p, Dim *d, int raw)
 static const PVal *try_split(Plan *p, Dim *d, const KnownRef *r, int64_t *c, Dim **rest, int sure)
 {
     Dim *k = r->key;
-    if (r->val->since > p->at)
+    if (!visible(p, r->val))
         return NULL;
     const Mono *lead = lead_term(k);
     const Mono *mine = NULL;
@@ -434,7 +458,7 @@ static Dim *known_sum_subst(Plan *p, Dim *d, int sure)
             KnownIx *x = v && !plan_var(p, v) ? known_ix(p, v, 0) : NULL;
             for (KnownRef *ref = x ? x->sum : NULL; ref; ref = ref->next) {
                 Dim *k = ref->key;
-                if (ref->val->since > p->at || ref->stamp == p->ix_stamp)
+                if (!visible(p, ref->val) || ref->stamp == p->ix_stamp)
                     continue;
                 ref->stamp = p->ix_stamp;
                 int64_t coef = 0;
@@ -496,7 +520,7 @@ Dim *plan_known_subst(Plan *p, Dim *d, int sure)
         for (uint32_t j = 0; j < d->t[i].nf; j++) {
             KnownIx *x = d->t[i].f[j].var ? known_ix(p, d->t[i].f[j].var, 0) : NULL;
             for (KnownRef *r = x ? x->prod : NULL; r; r = r->next) {
-                if (r->stamp == p->ix_stamp || r->val->since > p->at)
+                if (r->stamp == p->ix_stamp || !visible(p, r->val))
                     continue;
                 r->stamp = p->ix_stamp;
                 Dim *next = subst_product(p, cur, r);
@@ -882,20 +906,6 @@ static int positive_dim(Pl *pl, Dim *d)
     return !dim_has_neg(d) && d->nt && d->t[d->nt - 1].nf == 0 && d->t[d->nt - 1].coef > 0;
 }
 
-/* Whether every variable of d is known (d's value then follows from them,
- * not from a known expression). */
-static int vars_known(Pl *pl, Dim *d)
-{
-    for (uint32_t i = 0; i < d->nt; i++)
-        for (uint32_t j = 0; j < d->t[i].nf; j++) {
-            const Factor *f = &d->t[i].f[j];
-            if (f->var ? !plan_var(pl->p, f->var)
-                       : !vars_known(pl, dim_norm(pl->c, f->div->num)) || !vars_known(pl, dim_norm(pl->c, f->div->den)))
-                return 0;
-        }
-    return 1;
-}
-
 static const char *record_known(Pl *pl, Dim *d, PVal *val, const Origin *why)
 {
     PStep *st = step(pl, PS_KNOWN, why);
@@ -930,7 +940,14 @@ static int try_eq(Pl *pl, PEq *e)
      * (not this one: that would compare it with itself). */
     const PVal *kv = plan_known(pl->p, d);
     const char *given = kv ? kv->local : NULL;
-    if (known_raw(pl->p, d, e->raw) && !(e->recorded && given == e->recorded && !vars_known(pl, d))) {
+    int known = known_raw(pl->p, d, e->raw);
+    if (known && e->recorded && given == e->recorded) {
+        /* known by this equation's own value only, or another way too */
+        int since = plan_hide_known(pl->p, d);
+        known = known_raw(pl->p, d, e->raw);
+        plan_unhide_known(pl->p, d, since);
+    }
+    if (known) {
         PStep *st = step(pl, PS_CHECK, e->why);
         st->val = e->val;
         st->d = d;

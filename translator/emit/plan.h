@@ -84,6 +84,7 @@ typedef struct PVal {       /* a run-time value an equation is against */
     int since;              /* Plan.known: the first step that may read it */
     DVar *stand_in;         /* Plan.known: the variable plan_known_subst
                              * puts in its place */
+    int hidden;             /* Plan.known: out of sight (plan_hide_known) */
 } PVal;
 
 typedef enum {
@@ -183,6 +184,11 @@ PRun *plan_run_placed(const SVar *v);
  * itself as a known expression). */
 int plan_dim_known(Plan *p, Dim *d);
 const PVal *plan_known(Plan *p, Dim *d);    /* NULL if d is not one */
+/* d's own known value out of sight (a check of the equation that gave it
+ * computes d another way): returns what plan_unhide_known takes back (-1:
+ * d is not a known expression). */
+int plan_hide_known(Plan *p, Dim *d);
+void plan_unhide_known(Plan *p, Dim *d, int since);
 /* d as c * K + rest, where K's value is known (an input axis, a local) and
  * rest's variables are known (sure: and none of them may be
  * AXON_DIM_UNKNOWN): K's value, or NULL when there is none. */

@@ -381,6 +381,60 @@ static uint32_t div_depth(const Dim *d)
 /* floor(a / b).  Simplifies when b is a constant dividing every non-constant
  * coefficient of a: (k*q + r) / k = q + floor(r / k).  Otherwise the quotient
  * is an opaque atom.  Returns NULL when b is the constant 0. */
+/* The terms of a that b (one positive term: a constant, or a coefficient
+ * times sizes) divides go to *q, divided, the rest to *r; a constant term
+ * c splits as floor(c / k) and c mod k for a constant k.  Then
+ * floor(a / b) = q + floor(r / b) for every b > 0: `(h - p) / p` is
+ * `h / p - 1`, `(2 * n + 3) / 2` is `n + 1 + 1 / 2` = `n + 1`.  0 when b
+ * divides none of them. */
+static int div_split(Ctx *c, Dim *a, Dim *b, Dim **q, Dim **r)
+{
+    if (b->nt != 1 || b->t[0].coef <= 0)
+        return 0;
+    const Mono *d = &b->t[0];
+    Mono *qm = scratch(c, a->nt), *rm = scratch(c, a->nt + 1);
+    uint32_t nq = 0, nr = 0;
+    for (uint32_t i = 0; i < a->nt; i++) {
+        const Mono *t = &a->t[i];
+        int fits = d->nf == 0 || t->nf > 0;
+        for (uint32_t j = 0; j < d->nf && fits; j++) {
+            uint32_t have = 0;
+            for (uint32_t l = 0; l < t->nf; l++)
+                if ((t->f[l].var && t->f[l].var == d->f[j].var) || (t->f[l].div && t->f[l].div == d->f[j].div))
+                    have = t->f[l].pow;
+            fits = have >= d->f[j].pow;
+        }
+        if (fits && d->nf == 0 && t->nf == 0) {     /* a constant by a constant */
+            int64_t fq = floor_div(t->coef, d->coef), fr = t->coef - fq * d->coef;
+            if (fq)
+                qm[nq++] = (Mono){ fq, 0, NULL };
+            if (fr)
+                rm[nr++] = (Mono){ fr, 0, NULL };
+            continue;
+        }
+        if (!fits || t->coef % d->coef != 0) {
+            rm[nr++] = *t;
+            continue;
+        }
+        Factor *f = ar_alloc(c->arena, sizeof(Factor) * (t->nf ? t->nf : 1));
+        uint32_t nf = 0;
+        for (uint32_t l = 0; l < t->nf; l++) {
+            Factor x = t->f[l];
+            for (uint32_t j = 0; j < d->nf; j++)
+                if ((x.var && x.var == d->f[j].var) || (x.div && x.div == d->f[j].div))
+                    x.pow -= d->f[j].pow;
+            if (x.pow)
+                f[nf++] = x;
+        }
+        qm[nq++] = (Mono){ t->coef / d->coef, nf, f };
+    }
+    if (nq == 0)
+        return 0;
+    *q = dim_from_monos(c, qm, nq, NULL);
+    *r = dim_from_monos(c, rm, nr, NULL);
+    return 1;
+}
+
 Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
 {
     if (a->ragged || b->ragged)
@@ -406,9 +460,22 @@ Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
             return dim_from_monos(c, m, a->nt, o);
         }
     }
-    int64_t zero;
-    if (dim_is_const(a, &zero) && zero == 0)
-        return a;
+    /* (x / j) / k = x / (j * k) for positive constants: `(t / 2) / 2` of
+     * two poolings is `t / 4` */
+    int64_t j;
+    if (dim_is_const(b, &k) && k > 0 && a->nt == 1 && a->t[0].coef == 1 && a->t[0].nf == 1 && a->t[0].f[0].div &&
+        a->t[0].f[0].pow == 1 && dim_is_const(a->t[0].f[0].div->den, &j) && j > 0 && k <= INT64_MAX / j)
+        return dim_div(c, a->t[0].f[0].div->num, dim_const(c, j * k, o), o);
+    /* (q * b + r) / b = q + r / b; r / b stays a division even where r is
+     * 0, so that the header still checks b != 0 */
+    Dim *q, *r;
+    if (div_split(c, a, b, &q, &r)) {
+        int64_t z;
+        Dim *rest = dim_is_const(r, &z) && z == 0 && dim_is_const(b, &k) ? r : dim_div(c, r, b, o);
+        return rest ? dim_add(c, q, rest, o) : NULL;
+    }
+    /* (0 / b stays a division: it is 0 only where b is not, and the header
+     * checks that) */
     DivAtom *div = ar_alloc(c->arena, sizeof *div);
     div->num = a;
     div->den = b;

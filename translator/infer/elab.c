@@ -143,15 +143,19 @@ static Dim *elab_dim(Elab *e, DExpr *d)
         case '+': x = dim_add(c, l, r, o); break;
         case '-': x = dim_sub(c, l, r, o); break;
         case '*': x = dim_mul(c, l, r, o); break;
-        case '/': {
+        case '/':
+        case '%': {
             /* Decision (docs/language.md): a divisor is a size, so a
              * constant one must be positive. */
             int64_t k;
             if (dim_is_const(r, &k) && k < 0)
-                type_error(c, d->r->loc, "the divisor of this division is %lld, which is negative (a divisor in a dimension must be a positive size)", (long long)k);
+                type_error(c, d->r->loc, "the divisor of this %s is %lld, which is negative (a divisor in a dimension must be a positive size)",
+                           d->op == '/' ? "division" : "remainder", (long long)k);
             x = dim_div(c, l, r, o);
             if (!x)
                 type_error(c, d->loc, "division by zero in a dimension");
+            if (d->op == '%')           /* l % r = l - r * (l / r), as floored */
+                x = dim_sub(c, l, dim_mul(c, r, x, o), o);
             break;
         }
         }

@@ -639,9 +639,16 @@ static Type *infer(Inf *in, Expr *e)
         break;
     case EX_STRING:
         type_error(in->c, e->loc, "a spec string is only the first argument of einsum, sum, mean, amax, amin or argmax");
-    case EX_DIMS:               /* its names are the item's annotation names */
+    case EX_DIMS: {             /* its names are the item's annotation names */
         t = elab_type(in->c, in->scope, e->u.dims, OW_TEXT, "this dims value");
+        /* each of its sizes is one the program computes: it fits in int64
+         * (`[n * n]`), used or not */
+        Shape *s = shape_norm(in->c, t->u.ten.shape);
+        for (uint32_t i = 0; i < s->n; i++)
+            if (s->s[i].dim)
+                require_fits(in->c, s->s[i].dim, t->origin);
         break;
+    }
     }
     e->type = t;
     return t;
@@ -828,14 +835,18 @@ static void infer_item(Inf *in, Item *it, Binding *b)
         }
         leave_level(c);
         b->scheme = generalize(c, t);
+        if (!b->builtin)
+            b->scheme->names = sc.names;
     } else {
         Type *t = infer(in, it->value);
         c->where = it->loc;
         check_arith(c, it, t);
         leave_level(c);
         b->scheme = is_value(it->value) ? generalize(c, t) : settle(c, t);
-        if (!b->builtin)
+        if (!b->builtin) {
+            b->scheme->names = sc.names;        /* (what its sizes print as) */
             warn_item(c, it, &sc, b->scheme);
+        }
     }
     c->abort = saved;
 }

@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "dim.h"
+#include "elab.h"
+#include "simplify.h"
 #include "solve.h"
+#include "symtab.h"
 #include "types.h"
 
 enum { PR_MAX_DEPTH = 200 };
@@ -58,6 +61,8 @@ static const char *fresh_name(Namer *nm, int elem)
         } else {
             name = ar_strdup(a, namer_letter(nm->next_var++));
         }
+        if (nm->reserved && st_get(nm->reserved, name))
+            continue;
         if (!nm->hints || !name_used(nm, name)) {
             if (nm->hints)
                 pv_push(a, &nm->used, (void *)name);
@@ -226,6 +231,8 @@ static int prterm_cmp(const void *x, const void *y)
     const PrTerm *a = x, *b = y;
     if (a->degree != b->degree)
         return a->degree > b->degree ? -1 : 1;
+    if ((a->m->coef < 0) != (b->m->coef < 0) && a->degree)
+        return a->m->coef < 0 ? 1 : -1;     /* `w - q`, not `-q + w` */
     int n = a->nkeys < b->nkeys ? a->nkeys : b->nkeys;
     for (int i = 0; i < n; i++)
         if (a->keys[i] != b->keys[i])
@@ -305,11 +312,51 @@ static void pr_factor(Namer *nm, Buf *b, const Factor *f, int alone)
     }
 }
 
+/* A dimension as an operand of `%`: in parentheses unless one factor. */
+static void pr_operand(Namer *nm, Buf *b, Dim *d)
+{
+    int64_t k;
+    int alone = dim_is_const(d, &k) ? k >= 0 : d->nt == 1 && d->t[0].coef == 1 && d->t[0].nf == 1;
+    if (!alone)
+        buf_putc(b, '(');
+    pr_dim(nm, b, d);
+    if (!alone)
+        buf_putc(b, ')');
+}
+
 void pr_dim(Namer *nm, Buf *b, Dim *d)
 {
     d = nm->raw ? dim_norm_raw(nm->ctx, d) : dim_norm(nm->ctx, d);
     if (d->ragged) {
         buf_putc(b, '*');
+        return;
+    }
+    d = simp_drop_zero_divisions(nm->ctx, d);
+    d = simp_apply_mods(nm->ctx, d, &nm->mods);
+    DVar *same = nm->equal_to && !nm->in_where ? dm_get(nm->equal_to, d) : NULL;
+    if (same) {
+        buf_puts(b, name_var(nm, &same->stamp, &same->mark, same->hint, 0));
+        return;
+    }
+    SimpMod mod;
+    if (nm->depth <= PR_MAX_DEPTH && !nm->ctx->letters && simp_mod(nm->ctx, d, &mod)) {
+        /* rest + k * (num % den) (simplify.h) */
+        nm->depth++;
+        int64_t z;
+        int rest = !(dim_is_const(mod.rest, &z) && z == 0);
+        if (rest)
+            pr_dim(nm, b, mod.rest);
+        if (rest || mod.k < 0)
+            buf_puts(b, !rest ? "-" : mod.k < 0 ? " - " : " + ");
+        uint64_t mag = mag64(mod.k);
+        if (mag != 1)
+            buf_printf(b, "%llu * (", (unsigned long long)mag);
+        pr_operand(nm, b, mod.num);
+        buf_puts(b, " % ");
+        pr_operand(nm, b, mod.den);
+        if (mag != 1)
+            buf_putc(b, ')');
+        nm->depth--;
         return;
     }
     if (d->nt == 0) {
@@ -467,6 +514,16 @@ void pr_type(Namer *nm, Buf *b, Type *t)
 
 /* ---- residual constraints ------------------------------------------ */
 
+/* A clause d >= 0 as it prints (simplify.h): what the remainders say, then
+ * in the simplest terms. */
+static Dim *bound_shown(Namer *nm, Constraint *k)
+{
+    Ctx *c = nm->ctx;
+    if (c->letters)
+        return dim_norm(c, k->l);
+    return simp_primitive_bound(c, simp_apply_mods(c, dim_norm(c, k->l), &nm->mods));
+}
+
 
 /* Each clause a constraint prints as (usually one; a broadcast with a known
  * result gives one `x in {1, r}` per operand). */
@@ -519,7 +576,32 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
         break;
     }
     case C_EQ_DIM: {
-        /* A constant goes on the right (the paper's reordering rule). */
+        /* The shortest form (simplify.h): `d % h = 0`, common factors
+         * cancelled; else as inference left it, a constant on the right
+         * (the paper's reordering rule). */
+        Dim *l = c->l, *r = c->r;
+        SimpMod mod;
+        int is_mod = 0;
+        if (!ctx->letters && !c->rewrites && simp_equation(ctx, &l, &r, &mod, &is_mod)) {
+            if (is_mod) {
+                /* (x + c) % k = 0 is x % k = (-c mod k) */
+                int64_t k0 = 0, kd = 0;
+                Dim *num = mod.num;
+                if (dim_is_const(mod.den, &kd) && num->nt > 1 && num->t[num->nt - 1].nf == 0) {
+                    k0 = num->t[num->nt - 1].coef;
+                    num = dim_canon(ctx, num->t, num->nt - 1, NULL);
+                }
+                pr_operand(nm, b, num);
+                buf_puts(b, " % ");
+                pr_operand(nm, b, mod.den);
+                buf_printf(b, " = %lld", (long long)(k0 ? ((-k0 % kd) + kd) % kd : 0));
+            } else {
+                pr_dim(nm, b, l);
+                buf_puts(b, " = ");
+                pr_dim(nm, b, r);
+            }
+            break;
+        }
         int64_t k;
         int swap = dim_is_const(c->rewrites ? dim_norm_raw(ctx, c->l) : dim_norm(ctx, c->l), &k);
         nm->raw = c->rewrites;
@@ -537,7 +619,7 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
     case C_NONNEG: {
         /* A declaration's `where l <= r` prints that way round: the terms
          * with a minus on the left (`f <= c` for c - f >= 0). */
-        Dim *d = dim_norm(ctx, c->l);
+        Dim *d = bound_shown(nm, c);       /* (2 * c - 1 >= 0: 1 <= c) */
         Mono *pos = ar_alloc(ctx->arena, sizeof(Mono) * (d->nt + 1));
         Mono *neg = ar_alloc(ctx->arena, sizeof(Mono) * (d->nt + 1));
         uint32_t np = 0, nn = 0;
@@ -645,15 +727,20 @@ static void implied_bounds(Namer *nm, Constraint **all, int n, char *implied)
             pv_push(c->arena, &b, (void *)(intptr_t)i);
     if ((long)b.n * b.n > IMPLIED_PAIRS)
         return;
+    Dim **shown = ar_alloc(c->arena, sizeof(Dim *) * (size_t)(n ? n : 1));
     for (int x = 0; x < b.n; x++) {
         int i = (int)(intptr_t)b.items[x];
-        Dim *di = dim_norm(c, all[i]->l);
+        shown[i] = bound_shown(nm, all[i]);    /* (as printed) */
+    }
+    for (int x = 0; x < b.n; x++) {
+        int i = (int)(intptr_t)b.items[x];
+        Dim *di = shown[i];
         for (int y = 0; y < b.n && !implied[i]; y++) {
             int j = (int)(intptr_t)b.items[y];
             if (i == j || implied[j])
                 continue;
             int64_t k;
-            Dim *diff = dim_sub(c, di, dim_norm(c, all[j]->l), NULL);
+            Dim *diff = dim_sub(c, di, shown[j], NULL);
             if (c->overflow) {
                 c->overflow = 0;
                 continue;
@@ -736,12 +823,16 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
     find_implied(nm, sorted, n, implied);
     implied_bounds(nm, sorted, n, implied);
     PtrVec clauses = { 0 };
+    nm->in_where = 1;
     for (int i = 0; i < n && !b->full; i++) {
         Constraint *c = sorted[i];
         if (c->done || (c->kind == C_NONNEG && !c->clause) || c->kind == C_DYN || was_shown(nm, c) || implied[i])
             continue;
+        if (c->kind == C_NONNEG && !nm->ctx->letters && simp_always_nonneg(nm->ctx, bound_shown(nm, c)))
+            continue;                   /* `d / 2 <= d` holds for every d */
         pr_clauses(nm, c, &clauses);
     }
+    nm->in_where = 0;
     /* A size an operation produces that the signature names (it occurs
      * twice): `b = ?`, so that it does not read like the caller's choice. */
     for (int i = 0; i < nm->named_dyn.n; i++) {
@@ -899,8 +990,114 @@ static uint64_t tree_leaves(Ctx *c, Type *t, uint32_t stamp, int depth)
     return n;
 }
 
+/* The names of a scheme's item (spec section 7): a size or shape that one
+ * annotation name alone comes to (its variable is that name's, after
+ * inference) prints in that name; one that two names came to, or that is
+ * no name's, gets a letter, never one of the item's names. */
+static void use_names(Namer *nm, const Scheme *s)
+{
+    Ctx *c = nm->ctx;
+    Arena *a = c->arena;
+    if (!s->names.n || c->letters || nm->hints)
+        return;
+    nm->reserved = ar_alloc(a, sizeof *nm->reserved);
+    st_init(nm->reserved, a);
+    Symtab by_var;          /* a variable (its address as text) -> its name, or "" (two) */
+    st_init(&by_var, a);
+    PtrVec vars = { 0 }, names = { 0 };
+    for (int i = 0; i < s->names.n; i++) {
+        ScopeName *n = s->names.items[i];
+        st_put(nm->reserved, n->name, (void *)n->name);
+        void *v = NULL;
+        if (n->kind == NK_DIM) {
+            DVar *x = dim_is_var(dim_norm(c, dim_of_var(c, n->var, NULL)));
+            v = x && !x->dyn ? x : NULL;
+        } else if (n->kind == NK_SHAPE) {
+            Shape *sh = shape_norm(c, shape_of_var(c, n->var, NULL));
+            v = sh->n == 1 && sh->s[0].var ? sh->s[0].var : NULL;
+        } else if (n->kind == NK_ELEM) {
+            Elem *e = elem_find(n->var);
+            v = e->prim == EL_VAR ? e : NULL;
+        } else {
+            Type *t = type_prune(n->var);
+            v = t->kind == TY_VAR ? t : NULL;
+        }
+        if (!v || strchr(n->name, '?'))
+            continue;
+        const char *key = ar_printf(a, "%p", v);
+        const char *had = st_get(&by_var, key);
+        if (had) {
+            st_put(&by_var, key, (void *)"");
+            continue;
+        }
+        st_put(&by_var, key, (void *)n->name);
+        pv_push(a, &vars, v);
+        pv_push(a, &names, (void *)n->name);
+        pv_push(a, &names, (void *)(intptr_t)n->kind);
+    }
+    for (int i = 0; i < vars.n; i++) {
+        const char *name = st_get(&by_var, ar_printf(a, "%p", vars.items[i]));
+        if (!*name)
+            continue;                   /* two names, one size: a letter */
+        switch ((NameKind)(intptr_t)names.items[2 * i + 1]) {
+        case NK_DIM:
+            ((DVar *)vars.items[i])->stamp = nm->stamp;
+            ((DVar *)vars.items[i])->mark = (void *)name;
+            break;
+        case NK_SHAPE:
+            ((SVar *)vars.items[i])->stamp = nm->stamp;
+            ((SVar *)vars.items[i])->mark = (void *)name;
+            break;
+        case NK_ELEM:
+            ((Elem *)vars.items[i])->stamp = nm->stamp;
+            ((Elem *)vars.items[i])->mark = (void *)name;
+            break;
+        case NK_TYPE:
+            ((Type *)vars.items[i])->stamp = nm->stamp;
+            ((Type *)vars.items[i])->mark = (void *)name;
+            break;
+        }
+    }
+}
+
+/* The sizes the scheme's equations equate to a lone variable (Namer.equal_to). */
+static void use_equations(Namer *nm, const Scheme *s)
+{
+    Ctx *c = nm->ctx;
+    if (c->letters)
+        return;
+    for (int i = 0; i < s->cons.n; i++) {
+        Constraint *k = s->cons.items[i];
+        if (k->done || k->kind != C_EQ_DIM || k->rewrites)
+            continue;
+        Dim *l = dim_norm(c, k->l), *r = dim_norm(c, k->r);
+        Dim *ml = l, *mr = r;
+        SimpMod mod;
+        int is_mod;
+        if (simp_equation(c, &ml, &mr, &mod, &is_mod) && is_mod) {
+            SimpMod *m = ar_alloc(c->arena, sizeof *m);
+            *m = mod;
+            pv_push(c->arena, &nm->mods, m);
+            continue;
+        }
+        DVar *v = dim_is_var(l) ? dim_is_var(l) : dim_is_var(r);
+        Dim *e = dim_is_var(l) ? r : l;
+        int64_t z;
+        if (!v || dim_is_var(e) || dim_is_const(e, &z) || e->ragged)
+            continue;
+        if (!nm->equal_to) {
+            nm->equal_to = ar_alloc(c->arena, sizeof(DimMap));
+            dm_init(nm->equal_to, c->arena, 0);
+        }
+        if (!dm_get(nm->equal_to, e))
+            dm_put(nm->equal_to, e, v);
+    }
+}
+
 void pr_scheme(Namer *nm, Buf *b, const Scheme *s)
 {
+    use_names(nm, s);
+    use_equations(nm, s);
     /* A type that would print past the buffer's limit (two bytes a leaf at
      * least) is not printed at all: a 2^32-leaf type fills any buffer. */
     if (b->limit && tree_leaves(nm->ctx, s->type, ++nm->ctx->stamp, 0) > b->limit / 2) {

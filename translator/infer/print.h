@@ -2,8 +2,10 @@
  *
  * A Namer renames variables in order of first appearance: element variables
  * t, t1, t2, ...; type, shape and dimension variables a, b, ..., z (skipping
- * t), then a1, b1, ...  In diagnostics (hints = 1) a variable that came from
- * an annotation keeps the name the user wrote.
+ * t), then a1, b1, ...  A scheme prints its sizes and shapes in the names
+ * of its item's annotations where each is one name's alone (spec section
+ * 7): its letters skip every name of the item.  In diagnostics (hints = 1)
+ * a variable that came from an annotation keeps the name the user wrote.
  */
 #ifndef AXONC_PRINT_H
 #define AXONC_PRINT_H
@@ -16,6 +18,16 @@ typedef struct Namer {
     int hints;
     int next_var, next_elem;
     PtrVec used;          /* names handed out, when hints are used */
+    struct Symtab *reserved;  /* names no letter takes: those of the item
+                           * whose scheme is printed (pr_scheme) */
+    void *equal_to;       /* a DimMap: a size a clause equates to a lone
+                           * variable -> that variable, printed in its place
+                           * outside the clauses (`2 * (h / 2)` is h where
+                           * `h % 2 = 0`) */
+    int in_where;         /* printing the clauses */
+    PtrVec mods;          /* SimpMod*: the remainders the scheme's
+                           * clauses say are 0 (simplify.h), used to print
+                           * every size (`2 * (h / 2)` is h) */
     int depth;            /* nesting of dimensions and broadcasts printed */
     int tdepth;           /* nesting of types printed (TYPE_MAX_DEPTH) */
     int raw;              /* print without rewrite rules (their own equation) */

@@ -12,6 +12,7 @@
 
 #include "dim.h"
 #include "solve.h"
+#include "solve_int.h"
 #include "types.h"
 
 void enter_level(Ctx *c)
@@ -116,6 +117,8 @@ static void gen_type(Gen *g, Type *t, int depth)
 static Scheme *close_level(Ctx *c, Type *t, int settle)
 {
     solve_drain(c);
+    if (c->level + 1 < c->npending)
+        fix_phantoms(c, t, &c->pending[c->level + 1], c->level + 1);
     Scheme *s = scheme_mono(c, t);
     if (settle) {
         type_lower_levels(c, t, c->level);

@@ -35,5 +35,8 @@ AX_NORETURN void err_dims(Ctx *c, const Site *site, Dim *e, Dim *a, const char *
 AX_NORETURN void err_overflow(Ctx *c, const Site *site);
 void check_overflow(Ctx *c, const Site *site);
 Site site_of(const Origin *why);
+/* At the end of an item (scheme.c): each equation M * (x - v) = 0 whose x
+ * occurs only beside M fixes x = v (phantom.c). */
+void fix_phantoms(Ctx *c, Type *t, PtrVec *live, int level);
 
 #endif

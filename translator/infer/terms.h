@@ -286,6 +286,9 @@ struct Scheme {
     Type *type;
     PtrVec cons;          /* Constraint* */
     int generic;          /* has any GENERIC variable */
+    PtrVec names;         /* ScopeName* (elab.h): the annotation names of
+                           * the item it is the scheme of, which its sizes
+                           * print in (print.c, pr_scheme) */
 };
 
 /* Partial expression simplification (paper section 5): a monomial that a
@@ -328,6 +331,8 @@ typedef struct Ctx {
     Loc where;            /* the expression being inferred (for errors found
                            * deep in a walk, e.g. a type nested too deeply) */
     int explain;          /* record BindEdges (for the emitter's messages) */
+    int letters;          /* print every variable as a letter (check
+                           * --letters: the paper's form), no names */
     void *fits;           /* constraint.c: the live C_FITS by size (a DimMap) */
     void *nonneg;         /* constraint.c: the waiting C_NONNEG by dimension */
     void *bounds;         /* constraint.c: the bounds of one size (VarBounds)

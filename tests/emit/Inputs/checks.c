@@ -19,7 +19,7 @@ int main(void)
                  "checks.axon:5:36: y (input 2) has rank 3, expected 2");
     in[1] = SHAPE(3, 5);
     EXPECT_ERROR(checks_same_shape, in, out, AXON_ERR_SIZE, 5, 40,
-                 "checks.axon:5:40: y (input 2) axis 1 is 5, expected 4 (b, from x (input 1) axis 1)");
+                 "checks.axon:5:40: y (input 2) axis 1 is 5, expected 4 (m, from x (input 1) axis 1)");
     in[1] = SHAPE(3, 4);
     in[0] = SHAPE(-1, 4);
     EXPECT_ERROR(checks_same_shape, in, out, AXON_ERR_SIZE, 5, 12,
@@ -40,7 +40,7 @@ int main(void)
     in[0] = SHAPE(8, 16);
     in[1] = SHAPE(15);
     EXPECT_ERROR(checks_bias_shape, in, out, AXON_ERR_BROADCAST, 8, 45,
-                 "checks.axon:8:45: +: cannot broadcast size 15 (c, from b (input 2) axis 0) with size 16");
+                 "checks.axon:8:45: +: cannot broadcast size 15 (m, from b (input 2) axis 0) with size 16");
 
     /* halves: n from 2 * n */
     in[0] = SHAPE(6);
@@ -49,7 +49,7 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(6));
     in[0] = SHAPE(7);
     EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_DIVISIBILITY, 11, 23,
-                 "checks.axon:11:23: x (input 1) axis 0 is 7, which is not of the form 2 * a");
+                 "checks.axon:11:23: x (input 1) axis 0 is 7, which is not of the form 2 * n");
     /* every input axis is a size before anything is solved from it */
     in[0] = SHAPE(-4);
     EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_SIZE, 11, 14,
@@ -57,7 +57,7 @@ int main(void)
     in[0] = SHAPE(6);
     in[1] = SHAPE(4);
     EXPECT_ERROR(checks_halves_shape, in, out, AXON_ERR_SIZE, 11, 40,
-                 "checks.axon:11:40: y (input 2) axis 0 is 4, expected 3 (a, from x (input 1) axis 0)");
+                 "checks.axon:11:40: y (input 2) axis 0 is 4, expected 3 (n, from x (input 1) axis 0)");
 
     /* plus: n from n + 1 */
     in[0] = SHAPE(1);
@@ -65,7 +65,7 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(1));
     in[0] = SHAPE(0);
     EXPECT_ERROR(checks_plus_shape, in, out, AXON_ERR_NEGATIVE, 14, 21,
-                 "checks.axon:14:21: x (input 1) axis 0 is 0, which is not of the form a + 1 with a >= 0");
+                 "checks.axon:14:21: x (input 1) axis 0 is 0, which is not of the form n + 1 with n >= 0");
 
     /* conv2: h - r + 1 must not be negative */
     in[0] = SHAPE(2, 3, 32, 32);
@@ -74,10 +74,10 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(2, 16, 28, 28));
     in[1] = SHAPE(16, 3, 34, 5);
     EXPECT_ERROR(checks_conv2_shape, in, out, AXON_ERR_NEGATIVE, 17, 59,
-                 "checks.axon:17:59: conv: the size c - f + 1 is -1, which is negative");
+                 "checks.axon:17:59: conv: the size h - r + 1 is -1, which is negative");
     in[1] = SHAPE(16, 4, 5, 5);
     EXPECT_ERROR(checks_conv2_shape, in, out, AXON_ERR_SIZE, 17, 47,
-                 "checks.axon:17:47: f (input 2) axis 1 is 4, expected 3 (b, from x (input 1) axis 1)");
+                 "checks.axon:17:47: f (input 2) axis 1 is 4, expected 3 (c, from x (input 1) axis 1)");
 
     /* batched: any number of leading axes, the same in both */
     in[0] = SHAPE(2, 3, 4, 5);
@@ -94,17 +94,17 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(1, 2, 3, 4, 5, 6, 7, 9));
     in[0] = SHAPE(5);
     EXPECT_ERROR(checks_batched_shape, in, out, AXON_ERR_RANK, 20, 21,
-                 "checks.axon:20:21: x (input 1) has rank 1, expected at least 2 (a @ [b, c]) and at most AXON_MAX_RANK");
+                 "checks.axon:20:21: x (input 1) has rank 1, expected at least 2 (s @ [m, k]) and at most AXON_MAX_RANK");
     in[0] = SHAPE(2, 3, 4, 5);
     in[1] = SHAPE(2, 5, 6);
     EXPECT_ERROR(checks_batched_shape, in, out, AXON_ERR_RANK, 20, 39,
-                 "checks.axon:20:39: y (input 2) has rank 3, expected 4 (a @ [c, d])");
+                 "checks.axon:20:39: y (input 2) has rank 3, expected 4 (s @ [k, n])");
     in[1] = SHAPE(2, 4, 5, 6);
     EXPECT_ERROR(checks_batched_shape, in, out, AXON_ERR_SIZE, 20, 39,
-                 "checks.axon:20:39: y (input 2) axis 1 is 4, expected 3 (a, from x (input 1) axis 1)");
+                 "checks.axon:20:39: y (input 2) axis 1 is 4, expected 3 (s, from x (input 1) axis 1)");
     in[1] = SHAPE(2, 3, 9, 6);
     EXPECT_ERROR(checks_batched_shape, in, out, AXON_ERR_SIZE, 20, 44,
-                 "checks.axon:20:44: y (input 2) axis 2 is 9, expected 5 (c, from x (input 1) axis 3)");
+                 "checks.axon:20:44: y (input 2) axis 2 is 9, expected 5 (k, from x (input 1) axis 3)");
 
     /* anybc: whole shapes broadcast at run time */
     in[0] = SHAPE(4, 1, 3);
@@ -127,7 +127,7 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(10));
     in[1] = SHAPE(8);
     EXPECT_ERROR(checks_split_shape, in, out, AXON_ERR_CONSTRAINT, 26, 52,
-                 "checks.axon:26:52: the result of this function: a + b = 10 does not hold: a + b is 11, expected 10");
+                 "checks.axon:26:52: the result of this function: m + n = 10 does not hold: m + n is 11, expected 10");
 
     /* mlp: intermediates, element and byte counts, overflow */
     checks_mlp_plan plan;

@@ -24,7 +24,7 @@ int main(void)
     BAD(bcpat, AXON_ERR_BROADCAST);
     in[1] = SHAPE(2, 3);          /* broadcasts to [2, 3]: not of rank 1 */
     BAD(bcpat, AXON_ERR_RANK);
-    EXPECT_STR(err.message, "soundness.axon:4:47: +: the broadcast at 4:47 has rank 2, expected 1 ([c])");
+    EXPECT_STR(err.message, "soundness.axon:4:47: +: the broadcast at 4:47 has rank 2, expected 1 ([m])");
     /* ... and matched against c @ [e, d] (was: not even the broadcast checked) */
     in[1] = SHAPE(4, 1);
     OK(bctr);
@@ -99,7 +99,7 @@ int main(void)
     EXPECT_INT(plan.dims.n, 4);
     in[0] = SHAPE(5);
     BAD(square, AXON_ERR_DIVISIBILITY);
-    EXPECT_STR(err.message, "soundness.axon:16:23: x (input 1) axis 0 is 5, which is not of the form a * a for a whole a");
+    EXPECT_STR(err.message, "soundness.axon:16:23: x (input 1) axis 0 is 5, which is not of the form n * n for a whole n");
     in[0] = SHAPE(2);
     BAD(square, AXON_ERR_DIVISIBILITY);
     in[0] = SHAPE(0);

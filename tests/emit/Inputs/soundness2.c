@@ -18,7 +18,7 @@ int main(void)
     in[0] = SHAPE(3, 8);
     in[1] = SHAPE(1);
     BAD(sl1, AXON_ERR_SIZE);
-    EXPECT_STR(err.message, "soundness2.axon:6:33: reshape: x (input 1) axis 1 is 8, expected 3 (elements(b) * elements(c))");
+    EXPECT_STR(err.message, "soundness2.axon:6:33: reshape: x (input 1) axis 1 is 8, expected 3 (elements(a) * elements(b))");
     in[0] = SHAPE(3, 3);
     OK(sl1);
     EXPECT_SHAPE(out[0], SHAPE(3));
