@@ -109,20 +109,20 @@ AXON_FN void axon__put_int(char *out, size_t cap, size_t *k, int64_t v)
 }
 
 /* Fills *err (when not NULL): the status, the rule's place, and the message
- * made from fmt with each "{}" replaced by the next of v0 .. v3.  Returns
+ * made from fmt with each "{}" replaced by the next of vals (axon__failv),
+ * or of v0 .. v3 (axon__fail).  Returns
  * the status, so that a check can `return axon__fail(...)`. */
-AXON__FAIL_FN int axon__fail(axon_error *err, int status, int line, int column, const char *fmt,
-                       int64_t v0, int64_t v1, int64_t v2, int64_t v3)
+AXON__FAIL_FN int axon__failv(axon_error *err, int status, int line, int column, const char *fmt,
+                        const int64_t *vals, int n)
 {
     if (err) {
-        const int64_t vals[4] = { v0, v1, v2, v3 };
         size_t k = 0, cap = sizeof err->message;
         int used = 0;
         err->status = status;
         err->line = line;
         err->column = column;
         for (const char *p = fmt; *p && k + 1 < cap; p++) {
-            if (p[0] == '{' && p[1] == '}' && used < 4) {
+            if (p[0] == '{' && p[1] == '}' && used < n) {
                 axon__put_int(err->message, cap, &k, vals[used++]);
                 p++;
             } else {
@@ -132,6 +132,13 @@ AXON__FAIL_FN int axon__fail(axon_error *err, int status, int line, int column, 
         err->message[k] = '\0';
     }
     return status;
+}
+
+AXON__FAIL_FN int axon__fail(axon_error *err, int status, int line, int column, const char *fmt,
+                       int64_t v0, int64_t v1, int64_t v2, int64_t v3)
+{
+    const int64_t vals[4] = { v0, v1, v2, v3 };
+    return axon__failv(err, status, line, column, fmt, vals, 4);
 }
 
 /* Checked arithmetic on sizes: the result, and *bad set on overflow (or,

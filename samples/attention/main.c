@@ -68,5 +68,5 @@ int main(void)
     in[attention_attention_IN_Wk].dims[1] = 48;
     int status2 = attention_attention_shape(in, shapes, &err);
     printf("Wk of width 48: %s\n  %s\n", axon_status_name(status2), err.message);
-    return status == AXON_ERR_CONSTRAINT && status2 == AXON_ERR_SIZE ? 0 : 1;
+    return status == AXON_ERR_DIVISIBILITY && status2 == AXON_ERR_SIZE ? 0 : 1;
 }

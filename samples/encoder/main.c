@@ -66,5 +66,5 @@ int main(void)
     in[encoder_encoder_IN_heads].dims[0] = 12;
     int s2 = encoder_encoder_shape(in, shapes, &err);
     printf("12 heads: %s\n  %s\n", axon_status_name(s2), err.message);
-    return s1 == AXON_ERR_SIZE && s2 == AXON_ERR_CONSTRAINT ? 0 : 1;
+    return s1 == AXON_ERR_SIZE && s2 == AXON_ERR_DIVISIBILITY ? 0 : 1;
 }

@@ -47,5 +47,5 @@ int main(void)
     axon_shape out[unet_step_unet_NUM_OUTPUTS];
     status = unet_step_unet_shape(in, out, &err);
     printf("an odd height (127): %s\n  %s\n", axon_status_name(status), err.message);
-    return status == AXON_ERR_CONSTRAINT ? 0 : 1;
+    return status == AXON_ERR_DIVISIBILITY ? 0 : 1;
 }

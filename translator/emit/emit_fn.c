@@ -17,6 +17,7 @@
 #include "emit.h"
 #include "plan.h"
 #include "print.h"
+#include "simplify.h"
 #include "solve.h"
 #include "symtab.h"
 #include "types.h"
@@ -832,6 +833,8 @@ static const char *expect_from(W *w, PStep *st, const Origin **why, const char *
     return dim_is_const(d, &k) ? "" : ar_printf(a, " (%s)", text);
 }
 
+static void eq_failure(W *w, Dim *l, Dim *r, const char *lv, const char *rv, const Origin *why, const char *what);
+
 static void w_check(W *w, PStep *st)
 {
     Arena *a = w->c->arena;
@@ -846,6 +849,10 @@ static void w_check(W *w, PStep *st)
     }
     if (st->text) {                          /* from a residual: l = r */
         const char *want = dim_local_raw(w, st->d, st->raw, st->why, dim_text(w, st->d, st->raw));
+        if (!st->raw && st->val.local && st->val.src == NULL && st->other) {
+            eq_failure(w, st->d, st->other, want, val, st->why, st->text);
+            return;
+        }
         fail_if(w, ar_printf(a, "%s != %s", want, val), "AXON_ERR_CONSTRAINT", st->why,
                 ar_printf(a, "%s does not hold: %s is {}, expected {}", st->text, dim_text(w, st->d, st->raw)), want, val,
                 NULL, NULL);
@@ -944,9 +951,18 @@ static void w_solve(W *w, PStep *st)
     }
     const char *x = st->pow == 1 && !zero && !unk ? pv->local : plan_local(w->p, "q");
     if (st->factor || !(st->coef == 1)) {
-        if (!(!st->factor && st->coef == -1))
-            val_fail(w, &st->val, ar_printf(a, "axon__rem(%s, %s) != 0", t, mul), "AXON_ERR_DIVISIBILITY", why,
-                     ar_printf(a, "is {}, which is not of the form %s", form), val, NULL, NULL);
+        if (!(!st->factor && st->coef == -1)) {
+            /* "which is not of the form a * b + b: not a multiple of a + 1 ({})" */
+            Dim *m = st->factor ? (st->coef == 1 ? st->factor : dim_scale(w->c, st->factor, st->coef, NULL)) : NULL;
+            if (m && rest0)
+                val_fail(w, &st->val, ar_printf(a, "axon__rem(%s, %s) != 0", t, mul), "AXON_ERR_DIVISIBILITY", why,
+                         ar_printf(a, "is {}, which is not of the form %s: not a multiple of %s ({})", form,
+                                   dim_text(w, m, st->raw)),
+                         val, mul, NULL);
+            else
+                val_fail(w, &st->val, ar_printf(a, "axon__rem(%s, %s) != 0", t, mul), "AXON_ERR_DIVISIBILITY", why,
+                         ar_printf(a, "is {}, which is not of the form %s", form), val, NULL, NULL);
+        }
         if (zero)
             line(w, "int64_t %s = %s ? AXON_DIM_UNKNOWN : axon__div(%s, %s, &bad);", x, zero, t, mul);
         else
@@ -1098,6 +1114,126 @@ static void w_count(W *w, PStep *st)
             ar_printf(a, "elements(%s) overflows int64", shape_text(w, st->pattern)), NULL, NULL, NULL, NULL);
 }
 
+/* fail_if with any number of values (axon__failv). */
+static void fail_ifv(W *w, const char *cond, const char *status, const Origin *why, const char *text,
+                     const PtrVec *vals)
+{
+    int ln, col;
+    const char *msg = message(w, why, &ln, &col, text);
+    Buf list;
+    buf_init(&list, w->c->arena);
+    for (int i = 0; i < vals->n; i++)
+        buf_printf(&list, "%s%s", i ? ", " : "", (const char *)vals->items[i]);
+    const char *arr = plan_local(w->p, "fv");
+    if (w->guard)
+        line(w, "if (!(%s) && (%s)) {", w->guard, cond);
+    else
+        line(w, "if (%s) {", cond);
+    line(w, "    const int64_t %s[] = { %s };", arr, vals->n ? buf_str(&list) : "0");
+    line(w, "    return axon__failv(err, %s, %d, %d, \"%s\", %s, %d);", status, ln, col, msg, arr, vals->n);
+    line(w, "}");
+}
+
+/* A size in the model's terms (spec section 8b): `h ({}, from heads
+ * (input 2) axis 0)` for a size an input gives, `d / h ({})` otherwise,
+ * `2` for a constant; its value in *value, and pushed to vals for a {}.
+ * NULL where it is not known. */
+static const char *size_said(W *w, Dim *d, PtrVec *vals, const char **value)
+{
+    int arith = 0;
+    int64_t k;
+    const char *v = *value = dim_c(w, d, 0, &arith);
+    if (!v)
+        return NULL;
+    if (dim_is_const(dim_norm(w->c, d), &k))
+        return ar_printf(w->c->arena, "%lld", (long long)k);
+    pv_push(w->c->arena, vals, (void *)v);
+    DVar *x = dim_is_var(dim_norm(w->c, d));
+    PVar *pv = x ? plan_var(w->p, x) : NULL;
+    if (pv && pv->from)
+        return ar_printf(w->c->arena, "%s ({}, from %s)", dim_text(w, d, 0), pv->from);
+    return ar_printf(w->c->arena, "%s ({})", dim_text(w, d, 0));
+}
+
+/* A side of an equation as its factors with their values: `b * n * d =
+ * {} * {} * {} = {}` (spec section 8b), or `EXPR = {}` where it is not one
+ * product of a few factors; the values pushed to vals, the total last. */
+static const char *product_said(W *w, Dim *d, const char *total, PtrVec *vals)
+{
+    Arena *a = w->c->arena;
+    d = dim_norm(w->c, d);
+    const char *text = dim_text(w, d, 0);
+    if (d->nt == 1 && d->t[0].nf >= 2 && d->t[0].nf <= 8 && d->t[0].coef == 1) {
+        Buf b, names;           /* (each factor's name and value, in one order) */
+        buf_init(&b, a);
+        buf_init(&names, a);
+        PtrVec mine = { 0 };
+        int ok = 1;
+        for (uint32_t j = 0; j < d->t[0].nf && ok; j++) {
+            const Factor *f = &d->t[0].f[j];
+            for (uint32_t p = 0; p < f->pow && ok; p++) {
+                Mono *m = ar_alloc(a, sizeof *m);
+                Factor *one = ar_alloc(a, sizeof *one);
+                *one = (Factor){ f->var, f->div, 1 };
+                *m = (Mono){ 1, 1, one };
+                int arith = 0;
+                Dim *fd = dim_canon(w->c, m, 1, NULL);
+                const char *v = dim_c(w, fd, 0, &arith);
+                ok = v != NULL;
+                if (ok) {
+                    const char *ft = dim_text(w, fd, 0);
+                    pv_push(a, &mine, (void *)v);
+                    buf_printf(&b, "%s{}", b.n ? " * " : "");
+                    buf_printf(&names, f->div ? "%s(%s)" : "%s%s", names.n ? " * " : "", ft);
+                }
+            }
+        }
+        if (ok) {
+            for (int i = 0; i < mine.n; i++)
+                pv_push(a, vals, mine.items[i]);
+            pv_push(a, vals, (void *)total);
+            return ar_printf(a, "%s = %s = {}", buf_str(&names), buf_str(&b));
+        }
+    }
+    pv_push(a, vals, (void *)total);
+    return ar_printf(a, "%s = {}", text);
+}
+
+/* The failure of an equation l = r (lv, rv: their values) in the model's
+ * terms: where it says a remainder is 0 (`d % h = 0`, simplify.h), first
+ * that remainder's own check, `d (64, from ...) is not a multiple of h (6,
+ * from ...)`; then both sides as products of the user's names with their
+ * values. */
+static void eq_failure(W *w, Dim *l, Dim *r, const char *lv, const char *rv, const Origin *why, const char *what)
+{
+    Arena *a = w->c->arena;
+    Dim *sl = l, *sr = r;
+    SimpMod mod;
+    int is_mod = 0;
+    if (simp_equation(w->c, &sl, &sr, &mod, &is_mod) && is_mod) {
+        PtrVec vals = { 0 };
+        const char *nv, *dv = NULL;
+        const char *nt = size_said(w, mod.num, &vals, &nv), *dt = nt ? size_said(w, mod.den, &vals, &dv) : NULL;
+        if (nt && dt) {
+            fail_ifv(w, ar_printf(a, "%s != %s && %s != 0 && axon__rem(%s, %s) != 0", lv, rv, dv, nv, dv),
+                     "AXON_ERR_DIVISIBILITY", why,
+                     ar_printf(a, "%s does not hold: %s is not a multiple of %s", what, nt, dt), &vals);
+        }
+    }
+    Dim *nl = dim_norm(w->c, l), *nr = dim_norm(w->c, r);
+    int products = (nl->nt == 1 && nl->t[0].nf >= 2) || (nr->nt == 1 && nr->t[0].nf >= 2);
+    if (!products) {                /* (a sum, a constant: its value says it) */
+        fail_if(w, ar_printf(a, "%s != %s", lv, rv), "AXON_ERR_CONSTRAINT", why,
+                ar_printf(a, "%s does not hold: %s is {}, expected {}", what, dim_text(w, l, 0)), lv, rv, NULL, NULL);
+        return;
+    }
+    PtrVec vals = { 0 };
+    const char *lt = product_said(w, l, lv, &vals);
+    const char *rt = product_said(w, r, rv, &vals);
+    fail_ifv(w, ar_printf(a, "%s != %s", lv, rv), "AXON_ERR_CONSTRAINT", why,
+             ar_printf(a, "%s does not hold: %s, but %s", what, lt, rt), &vals);
+}
+
 static void w_eq_dim(W *w, PStep *st)
 {
     Arena *a = w->c->arena;
@@ -1114,6 +1250,10 @@ static void w_eq_dim(W *w, PStep *st)
     const char *lv = dim_local_raw(w, l, raw, k->why, dim_text(w, l, raw));
     const char *rv = dim_local_raw(w, r, raw, k->why, dim_text(w, r, raw));
     const char *what = k->clause ? ar_printf(a, "the clause `where %s`", k->clause) : st->text;
+    if (!raw) {
+        eq_failure(w, l, r, lv, rv, k->why, what);
+        return;
+    }
     fail_if(w, ar_printf(a, "%s != %s", lv, rv), "AXON_ERR_CONSTRAINT", k->why,
             ar_printf(a, "%s does not hold: %s is {}, expected {}", what, dim_text(w, l, raw)), lv, rv, NULL, NULL);
 }

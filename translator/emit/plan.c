@@ -48,6 +48,7 @@ typedef struct PEq {        /* a waiting equation d = val */
     const char *text;       /* the residual it comes from, or NULL */
     Constraint *bcast;      /* the broadcast whose computed result it is */
     const char *recorded;   /* last resort: the local that holds its value */
+    Dim *other;             /* a residual l = r: the known side, val's */
     int done;
 } PEq;
 
@@ -956,6 +957,7 @@ static int try_eq(Pl *pl, PEq *e)
         st->raw = e->raw;
         st->k = e->bcast;
         st->from_vars = e->recorded != NULL;
+        st->other = e->other;
         if (e->val.nonneg)
             pv_push(c->arena, &pl->nonneg, d);
         if (!e->raw)
@@ -1188,7 +1190,7 @@ static int try_eq_dim(Pl *pl, Constraint *k, const char *text)
     st->local = plan_local(pl->p, "e");
     v.local = st->local;
     v.maybe_unknown = plan_maybe_unknown(pl->p, known);
-    add_eq(pl, unknown, v, k->why, text, raw);
+    add_eq(pl, unknown, v, k->why, text, raw)->other = known;
     return 1;
 }
 

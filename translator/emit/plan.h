@@ -137,6 +137,8 @@ typedef struct PStep {
     int raw;                /* sizes read without rewrite rules (a residual
                              * that defines one is judged without it) */
     int ragged;             /* PS_RANK: the input has a ragged axis */
+    Dim *other;             /* PS_CHECK of a residual l = r: the side whose
+                             * value val is (messages) */
     int from_vars;          /* PS_CHECK of an equation whose value the last
                              * resort recorded as d's (PS_KNOWN): d is
                              * computed from its variables, never read back

@@ -76,7 +76,7 @@ int main(void)
     EXPECT_SHAPE(out[0], SHAPE(3, 0));
     in[1] = SHAPE(13);
     BAD(fac, AXON_ERR_DIVISIBILITY);
-    EXPECT_STR(err.message, "soundness2.axon:14:37: x (input 2) axis 0 is 13, which is not of the form a * b + b");
+    EXPECT_STR(err.message, "soundness2.axon:14:37: x (input 2) axis 0 is 13, which is not of the form a * b + b: not a multiple of a + 1 (3)");
     in[0] = SHAPE(0);                   /* a + 1 = 0: a would be -1 */
     BAD(fac, AXON_ERR_NEGATIVE);
 
