@@ -342,6 +342,9 @@ static int spec_call(Inf *in, const char *name, Expr **args, int n)
     return 1;
 }
 
+static Type *call_rule(Inf *in, const Scheme *s, Origin *o, Type **targs, int n, const char *name, Loc fn_loc,
+                       Expr **args, Loc call_loc, int binary, Expr *fn, Type *ft);
+
 static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int n, Loc call_loc, int binary,
                         Expr *fn)
 {
@@ -360,6 +363,24 @@ static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int 
     Type *ft = s ? NULL : use_name(in, name, fn_loc);
     for (int i = 0; i < n; i++)
         targs[i] = spec && i == 0 ? (args[0]->type = type_var(c, NULL)) : infer(in, args[i]);
+    /* (the arguments, for the two-names warning: warn.c) */
+    Type **saved_args = c->call_args;
+    void **saved_exprs = c->call_exprs;
+    int saved_n = c->call_nargs;
+    c->call_args = targs;
+    c->call_exprs = (void **)args;
+    c->call_nargs = n;
+    Type *r = call_rule(in, s, o, targs, n, name, fn_loc, args, call_loc, binary, fn, ft);
+    c->call_args = saved_args;
+    c->call_exprs = saved_exprs;
+    c->call_nargs = saved_n;
+    return r;
+}
+
+static Type *call_rule(Inf *in, const Scheme *s, Origin *o, Type **targs, int n, const char *name, Loc fn_loc,
+                       Expr **args, Loc call_loc, int binary, Expr *fn, Type *ft)
+{
+    Ctx *c = in->c;
     if (s) {
         c->where = call_loc;
         int pending = c->overflow;
@@ -658,6 +679,7 @@ static Type *infer(Inf *in, Expr *e)
 
 static void reset_after_error(Ctx *c)
 {
+    c->call_nargs = 0;
     for (int i = c->qhead; i < c->queue.n; i++)
         ((Constraint *)c->queue.items[i])->queued = 0;
     c->queue.n = 0;
@@ -822,6 +844,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     }
     Scope sc = { { 0 }, 1, NULL, { 0 }, 0 };
     c->arith.n = 0;
+    c->joins.n = 0;
     in->scope = &sc;
     in->current = it;
     enter_level(c);

@@ -582,7 +582,18 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
         Dim *l = c->l, *r = c->r;
         SimpMod mod;
         int is_mod = 0;
-        if (!ctx->letters && !c->rewrites && simp_equation(ctx, &l, &r, &mod, &is_mod)) {
+        /* (an equation that made a rewrite rule is printed without the
+         * rules: with its own, it would read 0 = 0) */
+        Rewrite *rules = ctx->rewrites;
+        if (c->rewrites)
+            ctx->rewrites = NULL;
+        int simple = !ctx->letters && simp_equation(ctx, &l, &r, &mod, &is_mod);
+        ctx->rewrites = rules;
+        if (simple && c->rewrites) {
+            ctx->rewrites = NULL;       /* (printed the same way) */
+            nm->raw = 1;
+        }
+        if (simple) {
             if (is_mod) {
                 /* (x + c) % k = 0 is x % k = (-c mod k) */
                 int64_t k0 = 0, kd = 0;
@@ -600,6 +611,8 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
                 buf_puts(b, " = ");
                 pr_dim(nm, b, r);
             }
+            ctx->rewrites = rules;
+            nm->raw = 0;
             break;
         }
         int64_t k;

@@ -120,6 +120,39 @@ Dim *simp_drop_zero_divisions(Ctx *c, Dim *d)
 
 /* d divided by the variables every term has (each at its least power) and
  * by the gcd of the coefficients; *cut set when anything was. */
+static Dim *cancel_common(Ctx *c, Dim *d, int *cut);
+
+Dim *simp_cancel(Ctx *c, Dim *d, Dim **factor)
+{
+    int cut;
+    d = dim_norm(c, d);
+    Dim *p = cancel_common(c, d, &cut);
+    if (factor) {
+        int saved = c->overflow;
+        /* the sizes cancelled: d's first term over p's first term's */
+        Dim *f = NULL;
+        if (cut && p->nt && d->nt) {
+            const Mono *a = &d->t[0], *b = &p->t[0];
+            Factor *fs = ar_alloc(c->arena, sizeof(Factor) * (a->nf ? a->nf : 1));
+            uint32_t nf = 0;
+            for (uint32_t i = 0; i < a->nf; i++) {
+                Factor x = a->f[i];
+                for (uint32_t j = 0; j < b->nf; j++)
+                    if ((x.var && x.var == b->f[j].var) || (x.div && x.div == b->f[j].div))
+                        x.pow -= b->f[j].pow;
+                if (x.pow && x.var)
+                    fs[nf++] = x;
+            }
+            Mono *m = ar_alloc(c->arena, sizeof *m);
+            *m = (Mono){ 1, nf, fs };
+            f = dim_canon(c, m, 1, NULL);
+        }
+        c->overflow = saved;
+        *factor = f;
+    }
+    return p;
+}
+
 static Dim *cancel_common(Ctx *c, Dim *d, int *cut)
 {
     *cut = 0;
@@ -178,6 +211,15 @@ int simp_equation(Ctx *c, Dim **l, Dim **r, SimpMod *mod, int *is_mod)
     }
     int cut;
     Dim *p = cancel_common(c, diff, &cut);
+    int64_t z;
+    if (dim_is_const(p, &z)) {      /* `a * b * h * w = 0`, not `1 = 0` */
+        p = diff;
+        if (p->nt == 1) {
+            Mono *one = ar_alloc(c->arena, sizeof *one);
+            *one = (Mono){ 1, p->t[0].nf, p->t[0].f };
+            p = dim_canon(c, one, 1, NULL);
+        }
+    }
     if (p->nt && p->t[0].coef < 0)
         p = dim_scale(c, p, -1, NULL);
     if (c->overflow) {
@@ -283,10 +325,13 @@ static Dim *cancel_common(Ctx *c, Dim *d, int *cut);
 
 static Dim *primitive_bound(Ctx *c, Dim *d)
 {
-    int cut;                /* k * (3 - i) >= 0 is 3 - i >= 0 (k is not 0) */
-    int64_t z;
-    if (!d->ragged && !dim_is_const(d, &z))
-        d = cancel_common(c, d, &cut);
+    int cut;                /* k * (3 - i) >= 0 is 3 - i >= 0 (k is not 0), */
+    int64_t z;              /* but -e >= 0 stays (it says e = 0) */
+    if (!d->ragged && !dim_is_const(d, &z)) {
+        Dim *p = cancel_common(c, d, &cut);
+        if (!dim_is_const(p, &z))
+            d = p;
+    }
     int64_t g = 0, k = 0;
     uint32_t n = 0;
     for (uint32_t i = 0; i < d->nt; i++) {

@@ -45,6 +45,11 @@ int simp_equation(Ctx *c, Dim **l, Dim **r, SimpMod *mod, int *is_mod);
  * `r % 2 = 1`, `2 * (h / 2)` is h where `h % 2 = 0`). */
 Dim *simp_apply_mods(Ctx *c, Dim *d, const PtrVec *mods);
 
+/* d over the sizes every term of it has and the gcd of its coefficients:
+ * `b * n * d - b * n * h * (d / h)` is `d - h * (d / h)`, with *factor (may
+ * be NULL) the sizes cancelled, `b * n` (NULL where none were). */
+Dim *simp_cancel(Ctx *c, Dim *d, Dim **factor);
+
 /* Whether d >= 0 for every value of its sizes (>= 0, divisors >= 1):
  * every term non-negative, a floor division bounded by its numerator
  * (`d - d / 2`). */

@@ -308,6 +308,17 @@ typedef struct Site {
     Shape *act_shape;
 } Site;
 
+/* Two annotation names made one size, with the argument (of the call
+ * being unified) whose type holds both apart: its layout is the one the
+ * rule reads otherwise (warn.c, the two-names warning). */
+typedef struct Join {
+    struct DVar *a, *b;
+    const Origin *why;
+    int arg;              /* the argument that holds both, or -1 */
+    const char *shape;    /* its type as it was then (annotation names) */
+    void *expr;           /* its expression (Expr*) */
+} Join;
+
 typedef struct Ctx {
     Arena *arena;
     Diag *diag;
@@ -335,6 +346,13 @@ typedef struct Ctx {
                            * --letters: the paper's form), no names */
     void *fits;           /* constraint.c: the live C_FITS by size (a DimMap) */
     void *nonneg;         /* constraint.c: the waiting C_NONNEG by dimension */
+    struct Type **call_args;  /* the arguments' types of the call being
+                           * unified with its rule (infer.c), and their
+                           * expressions (Expr*) */
+    void **call_exprs;
+    int call_nargs;
+    PtrVec joins;         /* Join*: two annotation names made one size,
+                           * while the current item is inferred (warn.c) */
     void *bounds;         /* constraint.c: the bounds of one size (VarBounds)
                            * by its variable's dimension */
 } Ctx;

@@ -307,6 +307,46 @@ static void add_edge(Ctx *c, DVar *from, DVar *to, const Origin *why)
     from->edges = e;
 }
 
+/* Whether type t (a tensor's shape, or a tuple's) mentions v. */
+static int type_mentions(Ctx *c, Type *t, const DVar *v, int depth)
+{
+    t = type_prune(t);
+    if (depth > 64)
+        return 0;
+    if (t->kind == TY_TENSOR) {
+        Shape *s = shape_norm(c, t->u.ten.shape);
+        for (uint32_t i = 0; i < s->n; i++)
+            if (s->s[i].dim && dim_mentions(dim_norm(c, s->s[i].dim), v))
+                return 1;
+        return 0;
+    }
+    if (t->kind == TY_TUPLE)
+        for (uint32_t i = 0; i < t->u.fun.n; i++)
+            if (type_mentions(c, t->u.fun.items[i], v, depth + 1))
+                return 1;
+    return 0;
+}
+
+/* Two annotation names are made one size at a call: which argument held
+ * both (warn.c blames its layout). */
+static void note_join(Ctx *c, DVar *v, DVar *w, const Origin *why)
+{
+    Join *j = ar_alloc(c->arena, sizeof *j);
+    j->a = v;
+    j->b = w;
+    j->why = why;
+    j->arg = -1;
+    for (int i = 0; i < c->call_nargs && j->arg < 0; i++)
+        if (c->call_args[i] && type_mentions(c, c->call_args[i], v, 0) && type_mentions(c, c->call_args[i], w, 0)) {
+            Namer nm;
+            namer_init(&nm, c, 1);
+            j->arg = i;
+            j->shape = pr_type_str(&nm, c->call_args[i]);
+            j->expr = c->call_exprs[i];
+        }
+    pv_push(c->arena, &c->joins, j);
+}
+
 void bind_dvar(Ctx *c, DVar *v, Dim *val, const Origin *why)
 {
     DVar *w = dim_is_var(val);
@@ -322,6 +362,8 @@ void bind_dvar(Ctx *c, DVar *v, Dim *val, const Origin *why)
         add_edge(c, v, w, why);
         add_edge(c, w, v, why);
     }
+    if (w && w != v && v->hint && w->hint && c->call_nargs)
+        note_join(c, v, w, why);
     v->link = val;
     v->why = why;
     c->epoch++;                  /* dimensions marked clean may not be now */
