@@ -911,6 +911,17 @@ const char *pr_dim_str(Namer *nm, Dim *d)
     return cut(&b);
 }
 
+/* A `?` of a clause the type has not: one more (pr_scheme). */
+static void other_dyn(DVar *v, void *arg)
+{
+    Namer *nm = arg;
+    if (v->dyn && v->seen_stamp != nm->stamp) {
+        v->seen_stamp = nm->stamp;
+        v->seen = 0;
+        nm->ndyn++;
+    }
+}
+
 /* Counts the occurrences of `?` variables (see pr_dvar). */
 static void count_dyn(Namer *nm, Dim *d);
 
@@ -1120,8 +1131,14 @@ void pr_scheme(Namer *nm, Buf *b, const Scheme *s)
     nm->ndyn = 0;
     count_dyn_type(nm, s->type, ++nm->ctx->stamp);
     /* A `?` that a where clause bounds (`? <= a`) is `?` there too while it
-     * is the only one; beside another it takes a name, or the reader could
-     * not tell which is bounded. */
+     * is the only one; beside another (in the type or a clause: nonzero of
+     * a nonzero's result) it takes a name, or the reader could not tell
+     * which is bounded. */
+    for (int i = 0; i < s->cons.n && nm->ndyn <= 1; i++) {
+        Constraint *k = s->cons.items[i];
+        if (!k->done && k->kind == C_NONNEG && k->clause)
+            dim_each_var(dim_norm(nm->ctx, k->l), other_dyn, nm);
+    }
     if (nm->ndyn > 1)
         for (int i = 0; i < s->cons.n; i++) {
             Constraint *k = s->cons.items[i];
