@@ -23,6 +23,11 @@
 #            size; weights shared per stage), see the header of gen_cnn.py
 #   STRICT   1: also exit 1 when a target below is missed
 #   PYTHON   the Python 3 interpreter (default: python3)
+#   TINY     1: the tiny size, a smoke run (tests/bench/check_bench.test):
+#            SIZES defaults to "4 50" (at 4 layers each kind of CNN block
+#            but the downsampling one, which layer 50 is), RUNS to 1 and
+#            MODE to all four programs; every program is generated and
+#            checked as usual, the times are printed and not judged
 #
 # For every size it generates the program into a temporary directory,
 # checks that axonc accepts it and prints exactly the expected signatures
@@ -51,6 +56,12 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 AXONC=${AXONC:-$root/build/axonc}
+TINY=${TINY:-0}
+if [ "$TINY" = 1 ]; then
+    SIZES=${SIZES:-4 50}
+    RUNS=${RUNS:-1}
+    MODE=${MODE:-inline weights fns cnn}
+fi
 SIZES=${SIZES:-100 1000 10000}
 RUNS=${RUNS:-5}
 MODE=${MODE:-inline weights cnn}
@@ -128,6 +139,10 @@ done
 echo
 
 # 2. Time them.  The timer prints a table per program, and the verdict.
+if [ "$TINY" = 1 ]; then
+    echo "tiny size (TINY=1): a smoke run; the times below are not judged"
+    echo
+fi
 status=0
 for mode in $MODE; do
     # shellcheck disable=SC2086  # SIZES is a list of words
