@@ -45,8 +45,9 @@ ResNet/MobileNet-like graph, one function `model`:
     Every stride-1 operator computes (H + 2 - 3) / 1 + 1 on the current
     size H, which the solver must simplify back to H (or the residual add
     would not type); every stride-2 one computes (H - 1) / 2 + 1, which
-    nests: after D of them the height is
-        ((...((h - 1) / 2) / 2 ...) / 2 + 1        (D divisions)
+    nests: after D of them the height is, floor divisions by constants
+    folded into one,
+        (h + 2^D - 1) / 2^D
     and every later layer works on that expression.
 
   * Head: a global average pool, avgpool2d(hN, [H, W], [1, 1], [0, 0]),
@@ -86,7 +87,7 @@ Expected output of `axonc check` (one line; --expected prints it exactly):
              --imagenet-stem), <the weights>) ->
             (f32 [a, C, 1, 1], f32 [a, C, H, W]) where 1 <= c, 1 <= d
 
-with H = ((...((c - 1) / 2) / 2 ...) / 2 + 1 (one division per
+with H = (c + 2^D - 1) / 2^D (D: one per
 downsampling block, and two more with --imagenet-stem; H = c without
 any) and W the same in d: x's names n, c, h, w are renamed a, b, c, d.
 The weights are constants.  build() below computes it.
@@ -129,10 +130,11 @@ def plan(n, down_every, max_down):
 
 def nested(var, depth):
     """The size after `depth` stride-2 (H - 1) / 2 + 1 steps, as axonc
-    prints it."""
+    prints it: (H + 2^depth - 1) / 2^depth (floor divisions by constants
+    nest into one)."""
     if depth == 0:
         return var
-    return "(" * depth + var + " - 1" + ") / 2" * depth + " + 1"
+    return "(%s + %d) / %d" % (var, 2 ** depth - 1, 2 ** depth)
 
 
 def f32(*dims):

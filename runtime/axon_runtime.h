@@ -163,6 +163,15 @@ AXON_FN int64_t axon__sub(int64_t a, int64_t b, int *bad)
 
 AXON_FN int64_t axon__mul(int64_t a, int64_t b, int *bad)
 {
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__)
+    /* (the compiler's overflow test: no division on the way) */
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) {
+        *bad = 1;
+        return 0;
+    }
+    return r;
+#else
     if (a == 0 || b == 0)
         return 0;
     if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
@@ -171,6 +180,7 @@ AXON_FN int64_t axon__mul(int64_t a, int64_t b, int *bad)
         return 0;
     }
     return a * b;
+#endif
 }
 
 /* The first factor of a product, 0 when another factor is 0 (so that the

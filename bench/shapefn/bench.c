@@ -135,7 +135,7 @@ static int mul_overflows(int64_t x, int64_t y, int64_t *r)
  *     h = 0 divides by zero, and b * n * d must fit int64_t (a product
  *     with a zero factor is 0, whatever the others) (AXON_ERR_OVERFLOW);
  *     b * n * h * (d / h) = b * n * d, i.e. h divides d -- unless b or n is
- *     0, when both sides are 0 (AXON_ERR_CONSTRAINT);
+ *     0, when both sides are 0 (AXON_ERR_DIVISIBILITY);
  * and writes [b, n, d]. */
 static int hand_attention(const axon_shape in[], axon_shape out[], axon_error *err)
 {
@@ -157,7 +157,7 @@ static int hand_attention(const axon_shape in[], axon_shape out[], axon_error *e
     if (b != 0 && n != 0 && d != 0 && (mul_overflows(b, n, &bn) || mul_overflows(bn, d, &bnd)))
         return hand_fail(err, AXON_ERR_OVERFLOW, "attention: b * n * d overflows int64");
     if (b != 0 && n != 0 && d % h != 0)
-        return hand_fail(err, AXON_ERR_CONSTRAINT, "attention: the head count does not divide d");
+        return hand_fail(err, AXON_ERR_DIVISIBILITY, "attention: the head count does not divide d");
     out[0].rank = 3;
     out[0].dims[0] = b;
     out[0].dims[1] = n;
@@ -401,8 +401,8 @@ static void check_attention(void)
     BAD("Wk axis 1 65", W(Wk).dims[1] = 65, AXON_ERR_SIZE);
     BAD("Wo axis 0 63", W(Wo).dims[0] = 63, AXON_ERR_SIZE);
     BAD("heads 0", H.dims[0] = 0, AXON_ERR_OVERFLOW);
-    BAD("heads 7", H.dims[0] = 7, AXON_ERR_CONSTRAINT);
-    BAD("heads 65", H.dims[0] = 65, AXON_ERR_CONSTRAINT);
+    BAD("heads 7", H.dims[0] = 7, AXON_ERR_DIVISIBILITY);
+    BAD("heads 65", H.dims[0] = 65, AXON_ERR_DIVISIBILITY);
     /* b * n * d = 2^66: overflows, even though d / h is exact */
     BAD("x elements overflow", (X.dims[0] = INT64_C(1) << 40, X.dims[1] = INT64_C(1) << 20), AXON_ERR_OVERFLOW);
 #undef BAD

@@ -462,10 +462,21 @@ Dim *dim_div(Ctx *c, Dim *a, Dim *b, const Origin *o)
     }
     /* (x / j) / k = x / (j * k) for positive constants: `(t / 2) / 2` of
      * two poolings is `t / 4` */
-    int64_t j;
-    if (dim_is_const(b, &k) && k > 0 && a->nt == 1 && a->t[0].coef == 1 && a->t[0].nf == 1 && a->t[0].f[0].div &&
-        a->t[0].f[0].pow == 1 && dim_is_const(a->t[0].f[0].div->den, &j) && j > 0 && k <= INT64_MAX / j)
-        return dim_div(c, a->t[0].f[0].div->num, dim_const(c, j * k, o), o);
+    /* and (x / j + K) / k = (x + K * j) / (j * k): `((h + 1) / 2 + 1) / 2`
+     * of two stride-2 convolutions is `(h + 3) / 4` */
+    int64_t j, K = 0;
+    const Mono *dt = a->nt >= 1 ? &a->t[0] : NULL;
+    if (a->nt == 2 && a->t[1].nf == 0)
+        K = a->t[1].coef;
+    if (dim_is_const(b, &k) && k > 0 && (a->nt == 1 || (a->nt == 2 && a->t[1].nf == 0)) && dt->coef == 1 &&
+        dt->nf == 1 && dt->f[0].div && dt->f[0].pow == 1 && dim_is_const(dt->f[0].div->den, &j) && j > 0 &&
+        k <= INT64_MAX / j) {
+        int saved = c->overflow;
+        Dim *num = K ? dim_add(c, dt->f[0].div->num, dim_const(c, ck_mul(c, K, j), o), o) : dt->f[0].div->num;
+        if (!c->overflow)
+            return dim_div(c, num, dim_const(c, j * k, o), o);
+        c->overflow = saved;
+    }
     /* (q * b + r) / b = q + r / b; r / b stays a division even where r is
      * 0, so that the header still checks b != 0 */
     Dim *q, *r;

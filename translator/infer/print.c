@@ -339,7 +339,7 @@ void pr_dim(Namer *nm, Buf *b, Dim *d)
         return;
     }
     SimpMod mod;
-    if (nm->depth <= PR_MAX_DEPTH && !nm->ctx->letters && simp_mod(nm->ctx, d, &mod)) {
+    if (nm->depth <= PR_MAX_DEPTH && simp_mod(nm->ctx, d, &mod)) {
         /* rest + k * (num % den) (simplify.h) */
         nm->depth++;
         int64_t z;
@@ -519,8 +519,6 @@ void pr_type(Namer *nm, Buf *b, Type *t)
 static Dim *bound_shown(Namer *nm, Constraint *k)
 {
     Ctx *c = nm->ctx;
-    if (c->letters)
-        return dim_norm(c, k->l);
     return simp_primitive_bound(c, simp_apply_mods(c, dim_norm(c, k->l), &nm->mods));
 }
 
@@ -587,7 +585,7 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
         Rewrite *rules = ctx->rewrites;
         if (c->rewrites)
             ctx->rewrites = NULL;
-        int simple = !ctx->letters && simp_equation(ctx, &l, &r, &mod, &is_mod);
+        int simple = simp_equation(ctx, &l, &r, &mod, &is_mod);
         ctx->rewrites = rules;
         if (simple && c->rewrites) {
             ctx->rewrites = NULL;       /* (printed the same way) */
@@ -841,7 +839,7 @@ void pr_where(Namer *nm, Buf *b, const PtrVec *cons)
         Constraint *c = sorted[i];
         if (c->done || (c->kind == C_NONNEG && !c->clause) || c->kind == C_DYN || was_shown(nm, c) || implied[i])
             continue;
-        if (c->kind == C_NONNEG && !nm->ctx->letters && simp_always_nonneg(nm->ctx, bound_shown(nm, c)))
+        if (c->kind == C_NONNEG && simp_always_nonneg(nm->ctx, bound_shown(nm, c)))
             continue;                   /* `d / 2 <= d` holds for every d */
         pr_clauses(nm, c, &clauses);
     }
@@ -1088,8 +1086,6 @@ static void use_names(Namer *nm, const Scheme *s)
 static void use_equations(Namer *nm, const Scheme *s)
 {
     Ctx *c = nm->ctx;
-    if (c->letters)
-        return;
     for (int i = 0; i < s->cons.n; i++) {
         Constraint *k = s->cons.items[i];
         if (k->done || k->kind != C_EQ_DIM || k->rewrites)

@@ -21,7 +21,7 @@ try() {
        ! "$python" "$root/bench/$gen" --expected "$@" "$size" > "$f.expected"; then
         echo "FAIL $gen $size $*: the generator failed"
         failed=$((failed + 1))
-    elif ! "$axonc" check "$f.axon" > "$f.out" 2> "$f.err"; then
+    elif ! "$axonc" check --letters "$f.axon" > "$f.out" 2> "$f.err"; then
         echo "FAIL $gen $size $*: axonc rejects it: $(head -n 1 "$f.err")"
         failed=$((failed + 1))
     elif ! cmp -s "$f.out" "$f.expected"; then
