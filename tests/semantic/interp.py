@@ -17,8 +17,11 @@ Command line (for debugging):
     interp.py FILE.axon NAME '[3, 4]' '[4]' ...
     interp.py FILE.axon NAME '[3, 8]' 'dims [1]'   (a dims value for a
         parameter that no annotation says is one)
+    interp.py -I DIR ... FILE.axon NAME ...        (where imports are
+        looked for after the importing file's directory, in order)
 """
 import math
+import os
 import re
 import sys
 
@@ -57,7 +60,7 @@ _TOKEN_RE = re.compile(r'''
   | (?P<id>[A-Za-z_][A-Za-z0-9_']*)
   | (?P<arrow>->)
   | (?P<le><=)
-  | (?P<p>[()\[\]{},;:=+\-*/@?])
+  | (?P<p>[()\[\]{},;:=+\-*/%@?])
 ''', re.X)
 
 
@@ -80,7 +83,7 @@ def lex(text):
             continue
         v = m.group(kind)
         if kind == 'id':
-            if v in ('fn', 'extern', 'inf', 'where'):
+            if v in ('fn', 'extern', 'inf', 'where', 'import'):
                 kind = v
         elif kind in ('arrow', 'le', 'p'):
             kind = v
@@ -114,20 +117,39 @@ def lex(text):
 #       the shape is the third.
 
 class Item(object):
-    __slots__ = ('kind', 'name', 'node', 'start', 'end', 'line', 'where')
+    __slots__ = ('kind', 'name', 'node', 'start', 'end', 'line', 'where', 'file')
 
     def __init__(self, kind, name, node, start, end, line, where=None):
         self.kind, self.name, self.node = kind, name, node
         self.start, self.end, self.line = start, end, line
         self.where = where or []
+        self.file = None        # the file it is defined in (spec 2: imports)
 
 
 class Program(object):
-    def __init__(self, text, filename, items):
+    """items: every top-level item, those of imported files first (spec
+    section 2: "as if defined before this file's items"), each file once;
+    own: the items of the file itself (the functions `emit` exports);
+    imports: the file's own `import` lines [(path text, offset)]; visible:
+    file -> the files whose items an item of that file sees (itself and
+    what it imports, transitively)."""
+
+    def __init__(self, text, filename, items, own=None, imports=(), visible=None):
         self.text, self.filename, self.items = text, filename, items
+        self.own = items if own is None else own
+        self.imports = list(imports)
+        self.visible = visible or {}
         self.by_name = {}
         for it in items:
             self.by_name[it.name] = it
+
+    def sees(self, user, item):
+        """Whether item `user` may refer to `item` (an earlier item of its
+        own file or of a file it imports)."""
+        if user.file == item.file:
+            return True
+        vis = self.visible.get(user.file)
+        return vis is None or item.file in vis
 
 
 class Parser(object):
@@ -161,9 +183,19 @@ class Parser(object):
     # -- program
     def program(self, text, filename):
         items = []
+        # spec section 2: `import "blocks.axon";` before the other items
+        self.imports = []                       # [(path text, offset)]
+        while self.kind() == 'import':
+            off = self.next()[2]
+            path = self.expect('str')[1][1:-1]
+            self.imports.append((path, off))
+            if not self.accept(';') and self.kind() != 'eof':
+                raise AxonSyntaxError("expected ';' after an import at offset %d" % self.peek()[2])
         while self.kind() != 'eof':
             start = self.peek()[2]
             where = None
+            if self.kind() == 'import':
+                raise AxonSyntaxError('an import after another item, at offset %d (imports come first)' % start)
             if self.kind() == 'extern':
                 self.next()
                 name = self.expect('id')[1]
@@ -404,7 +436,7 @@ class Parser(object):
 
     def dterm(self):
         a = self.dprim()
-        while self.kind() in ('*', '/'):
+        while self.kind() in ('*', '/', '%'):
             op = self.next()[0]
             a = ('op', op, a, self.dprim())
         return a
@@ -486,18 +518,74 @@ def stem_name(filename):
     return s
 
 
-def parse_program(text, filename='prog.axon'):
-    p = Parser(text)
-    items = p.program(text, filename)
-    for it in items:
-        if it.kind == 'main':
-            it.name = stem_name(filename)
-    seen = set()
-    for it in items:
-        if it.name in seen:
-            raise AxonSyntaxError('two items named %r' % it.name)
-        seen.add(it.name)
-    return Program(text, filename, items)
+class ImportError_(AxonSyntaxError):
+    """spec section 2: a missing file, an import cycle, a name defined in
+    two files (errors of the program, like a syntax error)."""
+
+
+def find_import(path, importer, include):
+    """spec section 2: a path relative to the importing file, then to each
+    `-I DIR` in order; None if none exists."""
+    cands = [path] if os.path.isabs(path) else \
+        [os.path.join(os.path.dirname(importer) or '.', path)] + [os.path.join(d, path) for d in include]
+    for c in cands:
+        if os.path.isfile(c):
+            return c
+    return None
+
+
+def parse_program(text, filename='prog.axon', include=()):
+    """The program of a file: its items after those of every file it
+    imports (spec section 2; include: the `-I DIR`s in order)."""
+    items = []
+    visible = {}
+    stack = []
+    seen_names = {}
+
+    def load(text, path):
+        key = os.path.realpath(path) if os.path.exists(path) else path
+        if key in stack:
+            chain = ' -> '.join(os.path.basename(k) for k in stack[stack.index(key):] + [key])
+            raise ImportError_('an import cycle: %s' % chain)
+        if key in visible:
+            return key                          # imported twice counts once
+        stack.append(key)
+        p = Parser(text)
+        its = p.program(text, path)
+        vis = {key}
+        for ipath, off in p.imports:
+            f = find_import(ipath, path, include)
+            if f is None:
+                raise ImportError_('%s:%d: cannot find the imported file "%s"'
+                                   % (path, text.count('\n', 0, off) + 1, ipath))
+            try:
+                with open(f) as fh:
+                    itext = fh.read()
+            except (OSError, UnicodeDecodeError) as e:
+                raise ImportError_('cannot read the imported file %s: %s' % (f, e))
+            vis |= visible[load(itext, f)]
+        own = set()
+        for it in its:
+            it.file = key
+            if it.kind == 'main':
+                it.name = stem_name(path)
+            if it.name in own:
+                raise AxonSyntaxError('two items named %r' % it.name)
+            own.add(it.name)
+            if it.name in seen_names:
+                raise ImportError_('%r is defined in two files: %s and %s'
+                                   % (it.name, seen_names[it.name], path))
+            seen_names[it.name] = path
+        items.extend(its)
+        stack.pop()
+        visible[key] = vis
+        top.append((its, p.imports))
+        return key
+
+    top = []
+    load(text, filename)
+    own, imports = top[-1]
+    return Program(text, filename, items, own, imports, visible)
 
 
 def parse_type(text):
@@ -948,7 +1036,13 @@ def darith(ctx, op, a, b):
             return a * b
         if b == 0:
             raise Reject('division by zero in a size')
+        if op == '%':
+            return a % b            # the remainder of the floored division
         return a // b
+    if op == '%':
+        # spec section 4: `d % h` is the remainder of the floored division,
+        # d - h * (d / h)
+        return darith(ctx, '-', a, darith(ctx, '*', b, darith(ctx, '/', a, b)))
     pa, pb = to_poly(a), to_poly(b)
     if op == '+':
         return mk_dim(padd(pa, pb))
@@ -1278,7 +1372,7 @@ class Solver(object):
             raise NotBound('?')
         if k == 'op':
             a, b = self.eval_dim(d[2]), self.eval_dim(d[3])
-            if d[1] == '/' and (has_v(a) or has_v(b)):
+            if d[1] in ('/', '%') and (has_v(a) or has_v(b)):
                 raise NotBound('an existential under a division')
             return darith(self.ctx, d[1], a, b)
         if k == 'elements':
@@ -1748,7 +1842,7 @@ class Solver(object):
                 return pmul(a, b)
             if any(x.startswith('v:') for m in list(a) + list(b) for x in m):
                 return None
-            return to_poly(darith(self.ctx, '/', mk_dim(a), mk_dim(b)))
+            return to_poly(darith(self.ctx, d[1], mk_dim(a), mk_dim(b)))
         if k == 'dbc':
             try:
                 v = self.eval_dim(d)
@@ -2550,10 +2644,15 @@ BUILTINS.update({'max': 2, 'min': 2, 'matmul': 2, 'transpose': 1, 'conv': 2,
                  'upsample2d': 2, 'pad2d': 2, 'size': 1, 'topk': 2,
                  # spec 5b: the operators whose rules need elements() and
                  # rank()
-                 'reshape': 2, 'flatten': 1, 'concat_axis': 3, 'slice': 4,
-                 'nonzero': 1})
+                 'reshape': 2, 'flatten': 1, 'concat_axis': None, 'slice': 4,
+                 'nonzero': 1,
+                 # spec 5b, the operators added after real networks
+                 # (concat_axis of any number of tensors above)
+                 'conv1d_grouped': 6, 'linear': 2, 'expand': 2, 'arange': 1})
 # spec 5b: a spec string first (its operands decide the number of arguments)
 SPEC_OPS = ('einsum', 'sum', 'mean', 'amax', 'amin', 'argmax')
+# spec 5b: the position of the axis argument (negative: from the end)
+AXIS_ARG = {'concat_axis': -1, 'slice': 1}
 for _n in SPEC_OPS:
     BUILTINS[_n] = None
 OPVALS = {'+': Builtin('+', 2), '-': Builtin('-', 2), '*': Builtin('*', 2), '/': Builtin('/', 2)}
@@ -2580,7 +2679,8 @@ class Interp(object):
         idx = self.prog.items.index(it)
         env = Env({}, self.base)
         for prev in self.prog.items[:idx]:
-            env.vars[prev.name] = _Lazy(self, prev.name)
+            if self.prog.sees(it, prev):
+                env.vars[prev.name] = _Lazy(self, prev.name)
         if it.kind == 'extern':
             v = ExternFn(it.name, it.node, it.where)
         elif it.node[0] == 'fn':
@@ -2617,7 +2717,14 @@ class Interp(object):
                     raise Reject("'%s' takes a spec string first" % f.name)
                 args = [SpecV(e[2][0][1])] + [self.eval(a, env, solver) for a in e[2][1:]]
             else:
-                args = [self.eval(a, env, solver) for a in e[2]]
+                # spec 5b: an axis argument (concat_axis's last, slice's
+                # second) may be a dims value with a negative entry, `[-1]`
+                # counting from the last axis; any other dims value may not
+                axis_at = None
+                if isinstance(f, Builtin) and f.name in AXIS_ARG and len(e[2]) >= 2:
+                    axis_at = AXIS_ARG[f.name] % len(e[2])
+                args = [self.axis_value(a, solver) if i == axis_at and a[0] == 'dimsv'
+                        else self.eval(a, env, solver) for i, a in enumerate(e[2])]
             return self.apply(f, args)
         if k == 'str':
             raise Reject('a spec string is only the first argument of einsum, sum, mean, '
@@ -2634,6 +2741,20 @@ class Interp(object):
                 self.ctx.check_size(v, 'a size of a dims value')
             return DimsV(vals)
         raise Reject('bad expression %r' % (k,))
+
+    def axis_value(self, e, scope):
+        """A dims value written as an axis argument: its sizes may be
+        negative (spec 5b: `[-1]` counts from the last axis; the operator
+        checks the range), within int64."""
+        vals = tuple(self.dims_value(d, scope) for d in e[1])
+        for v in vals:
+            r = self.ctx.resolve(v)
+            if isinstance(r, int):
+                if r > INT64_MAX or r < -INT64_MAX - 1:
+                    raise Reject('an axis overflows int64')
+            else:
+                self.ctx.check_size(v, 'a size of a dims value')
+        return DimsV(vals)
 
     def dims_value(self, d, scope):
         """A size of a dims value: its names are the annotation names of
@@ -3047,24 +3168,36 @@ class Interp(object):
                      self.window(wd, p2, q, s2, 'conv2d width')))
 
     def b_conv2d_grouped(self, x, w, s, p, d, g):
-        b, ch, h, wd = self.tensor_arg(x, 4, 'conv2d_grouped input')
-        f, c, r, q = self.tensor_arg(w, 4, 'conv2d_grouped weights')
-        s1, s2 = self.dims_arg(s, 2, 'conv2d_grouped strides')
-        p1, p2 = self.dims_arg(p, 2, 'conv2d_grouped padding')
-        d1, d2 = self.dims_arg(d, 2, 'conv2d_grouped dilation')
-        grp, = self.dims_arg(g, 1, 'conv2d_grouped groups')
+        return self.grouped_conv('conv2d_grouped', 2, x, w, s, p, d, g)
+
+    def b_conv1d_grouped(self, x, w, s, p, d, g):
+        """spec 5b: as conv2d_grouped, one spatial axis: (t [b, g * c, l],
+        t [g * k, c, r], dims [s], dims [p], dims [d], dims [g]) -> t [b,
+        g * k, (l + 2 * p - d * (r - 1) - 1) / s + 1]"""
+        return self.grouped_conv('conv1d_grouped', 1, x, w, s, p, d, g)
+
+    def grouped_conv(self, name, nsp, x, w, s, p, d, g):
+        xs = self.tensor_arg(x, 2 + nsp, '%s input' % name)
+        ws = self.tensor_arg(w, 2 + nsp, '%s weights' % name)
+        b, ch, spatial = xs[0], xs[1], xs[2:]
+        f, c, kerns = ws[0], ws[1], ws[2:]
+        strides = self.dims_arg(s, nsp, '%s strides' % name)
+        pads = self.dims_arg(p, nsp, '%s padding' % name)
+        dils = self.dims_arg(d, nsp, '%s dilation' % name)
+        grp, = self.dims_arg(g, 1, '%s groups' % name)
         # input channels g * c (c: the weights' channels); filters g * k
-        eq_check(self.ctx, self.size_op('*', grp, c, 'conv2d_grouped channels'), ch,
-                 'conv2d_grouped input channels (groups * weight channels)')
+        eq_check(self.ctx, self.size_op('*', grp, c, '%s channels' % name), ch,
+                 '%s input channels (groups * weight channels)' % name)
         if dim_eq(self.ctx.resolve(grp), 0) is True:
-            eq_check(self.ctx, f, 0, 'conv2d_grouped filters (0 groups)')
+            eq_check(self.ctx, f, 0, '%s filters (0 groups)' % name)
         else:
             kk = darith(self.ctx, '/', f, grp)
             eq_check(self.ctx, darith(self.ctx, '*', grp, kk), f,
-                     'conv2d_grouped filters (a multiple of the groups)')
+                     '%s filters (a multiple of the groups)' % name)
+        axes = ('height', 'width') if nsp == 2 else ('length',)
         outs = []
-        for n, pp, kern, dil, st, what in ((h, p1, r, d1, s1, 'conv2d_grouped height'),
-                                            (wd, p2, q, d2, s2, 'conv2d_grouped width')):
+        for n, pp, kern, dil, st, ax in zip(spatial, pads, kerns, dils, strides, axes):
+            what = '%s %s' % (name, ax)
             self.ctx.check_size(darith(self.ctx, '-', kern, 1), '%s: a kernel size below 1' % what)
             span = self.size_op('+', self.size_op('*', dil, darith(self.ctx, '-', kern, 1), what), 1, what)
             outs.append(self.window(n, pp, span, st, what))
@@ -3208,13 +3341,25 @@ class Interp(object):
     # (each side's product; a 0 axis makes it 0); reshape with equal counts
     # is accepted whatever the ranks (no -1 inference); nonzero needs rank
     # exactly 1 and its size is a run-time one (a DYN, at most n).
-    def axis_arg(self, v, what):
+    def axis_arg(self, v, rank, what):
         """The axis number k of `dims [k]` (an int: a literal, a dims
-        parameter or the item's sizes)."""
-        k, = self.dims_arg(v, 1, what)
+        parameter or the item's sizes) for a tensor of rank `rank`, in
+        [0, rank): spec 5b, a negative one (a literal axis argument) counts
+        from the last axis, -1 is rank - 1; one outside [-rank, rank)
+        rejects."""
+        if not isinstance(v, DimsV):
+            raise Reject('%s: a dims value was expected' % what)
+        if len(v.s) != 1:
+            raise Reject('%s: dims of rank %d, expected 1' % (what, len(v.s)))
+        k = self.ctx.resolve(v.s[0])
+        if isinstance(k, int):
+            if k < -rank or k >= rank:
+                raise Reject('%s: axis %d is outside [-%d, %d)' % (what, k, rank, rank))
+            return k + rank if k < 0 else k
+        self.ctx.check_size(k, what)
         k = self.ctx.resolve(k)
         if isinstance(k, int):
-            return k
+            return self.axis_arg(DimsV((k,)), rank, what)
         if k is RAG:
             raise Reject('%s: a ragged axis number' % what)
         if has_v(k):
@@ -3245,20 +3390,28 @@ class Interp(object):
         self.ctx.check_size(e, 'flatten: the inner element count')
         return Tens((x.s[0], e))
 
-    def b_concat_axis(self, a, b, k):
+    def b_concat_axis(self, *args):
         """(t p @ [m] @ s, t p @ [n] @ s, dims [k]) -> t p @ [m + n] @ s
-        where rank(p) = k"""
-        if not isinstance(a, Tens) or not isinstance(b, Tens):
+        where rank(p) = k; spec 5b: any number (at least two) of tensors,
+        the axis last: every tensor p @ [n_i] @ s, the result p @ [n_1 +
+        ... + n_k] @ s (the partial sums left to right must fit int64)"""
+        if len(args) < 3:
+            raise Reject('concat_axis takes at least two tensors and an axis')
+        ts, k = args[:-1], args[-1]
+        if not all(isinstance(t, Tens) for t in ts):
             raise Reject('concat_axis of a non-tensor')
-        kk = self.axis_arg(k, 'concat_axis axis')
-        if kk >= len(a.s) or kk >= len(b.s):
-            raise Reject('concat_axis: axis %d is not below the rank' % kk)
-        if len(a.s) != len(b.s):
-            raise Reject('concat_axis: ranks %d and %d differ' % (len(a.s), len(b.s)))
-        for i, (x, y) in enumerate(zip(a.s, b.s)):
-            if i != kk:
-                eq_check(self.ctx, x, y, 'concat_axis axis %d' % i)
-        n = self.size_op('+', a.s[kk], b.s[kk], 'concat_axis size')
+        a = ts[0]
+        kk = self.axis_arg(k, len(a.s), 'concat_axis axis')
+        for b in ts[1:]:
+            if len(a.s) != len(b.s):
+                raise Reject('concat_axis: ranks %d and %d differ' % (len(a.s), len(b.s)))
+        for b in ts[1:]:
+            for i, (x, y) in enumerate(zip(a.s, b.s)):
+                if i != kk:
+                    eq_check(self.ctx, x, y, 'concat_axis axis %d' % i)
+        n = a.s[kk]
+        for b in ts[1:]:
+            n = self.size_op('+', n, b.s[kk], 'concat_axis size')
         return Tens(a.s[:kk] + (n,) + a.s[kk + 1:])
 
     def b_slice(self, x, k, i, j):
@@ -3266,15 +3419,40 @@ class Interp(object):
         where rank(p) = k, i <= j, j <= n"""
         if not isinstance(x, Tens):
             raise Reject('slice of a non-tensor')
-        kk = self.axis_arg(k, 'slice axis')
+        kk = self.axis_arg(k, len(x.s), 'slice axis')
         lo, = self.dims_arg(i, 1, 'slice start')
         hi, = self.dims_arg(j, 1, 'slice end')
-        if kk >= len(x.s):
-            raise Reject('slice: axis %d is not below the rank' % kk)
         n = darith(self.ctx, '-', hi, lo)
         self.ctx.check_size(n, 'slice: j - i (the end minus the start)')
         self.ctx.check_size(darith(self.ctx, '-', x.s[kk], hi), 'slice: n - j (the axis minus the end)')
         return Tens(x.s[:kk] + (n,) + x.s[kk + 1:])
+
+    # -- spec 5b: the operators added after real networks
+    def b_linear(self, x, w):
+        """(t s @ [k], t [k, m]) -> t s @ [m]: any leading axes"""
+        if not isinstance(x, Tens) or len(x.s) < 1:
+            raise Reject('linear needs a tensor of rank >= 1')
+        k, m = self.tensor_arg(w, 2, 'linear weight')
+        eq_check(self.ctx, x.s[-1], k, 'linear: the last axis against the weight')
+        return Tens(x.s[:-1] + (m,))
+
+    def b_expand(self, x, d):
+        """(t a, dims b) -> t b where broadcast(a, b) = b: NumPy's
+        broadcast of a with the target b (trailing axes aligned) must be b
+        itself: a's rank at most b's, each axis of a 1 or b's size."""
+        if not isinstance(x, Tens):
+            raise Reject('expand: a tensor was expected')
+        if not isinstance(d, DimsV):
+            raise Reject('expand: a dims value was expected')
+        target = tuple(self.dims_arg(d, len(d.s), 'expand target'))
+        bc = bcast_shapes(self.ctx, x.s, target)
+        shapes_equal(self.ctx, bc, target, 'expand: broadcast(a, b) = b')
+        return Tens(target)
+
+    def b_arange(self, d):
+        """(dims [n]) -> i32 [n]"""
+        n, = self.dims_arg(d, 1, 'arange')
+        return Tens((n,))
 
     def b_nonzero(self, x):
         """(t [n]) -> i32 [?], the ? at most n"""
@@ -3827,7 +4005,85 @@ qtkr = fn (x : f32 [b, n], k) { v, i = topk(x, k); reshape(v, [b * n]) };
 qrk = fn (x : f32 a, k : dims [k]) where rank(a) = k + 1 { slice(x, k, [0], [1]) };
 extern erk : (t p @ [n], dims [k]) -> t p where rank(p) = k;
 qerk = fn (x, k) { erk(x, k) };
+// spec 5b, the operators added after real networks: conv1d_grouped,
+// linear, expand, concat_axis of any number of tensors, arange, negative
+// axis arguments; `%` in dimension expressions (spec section 4)
+g1 = fn (x, w, g : dims [g]) { conv1d_grouped(x, w, [1], [1], [1], g) };
+g1d = fn (x, w, s : dims [s], p : dims [p], d : dims [d], g : dims [g]) { conv1d_grouped(x, w, s, p, d, g) };
+g1w = fn (x : f32 [b, c, l], k : f32 [c, 1, 3]) { conv1d_grouped(x, k, [2], [1], [1], [c]) };
+lin = fn (x, w) { linear(x, w) };
+linm = fn (x : f32 s @ [k], w : f32 [k, m]) : f32 s @ [m] { v = linear(x, w); v };
+xp = fn (x, d) { expand(x, d) };
+xpn = fn (x : f32 [1, m]) { expand(x, [3, m]) };
+xpc = fn (x : f32 [b, 1, d]) { v = expand(x, [b, 4, d]); v };
+xpz = fn (x) { expand(f32(nonzero(x)), [1]) };
+xpe = fn (y, z : f32 [5]) { v = expand(e1(y), [5]); v + z };
+ar = fn (n : dims [n]) { arange(n) };
+arx = fn (x : f32 [n]) { x + f32(arange([n])) };
+c3 = fn (a, b, c) { concat_axis(a, b, c, [1]) };
+c4 = fn (a, b, c, d) { concat_axis(a, b, c, d, [-1]) };
+cneg = fn (a, b) { concat_axis(a, b, [-2]) };
+ck = fn (a, b, c, k : dims [k]) { concat_axis(a, b, c, k) };
+c1t = fn (a) { concat_axis(a, [0]) };
+cmix = fn (a, b) { concat_axis(a, [0], b, [0]) };
+slneg = fn (x) { slice(x, [-1], [0], [1]) };
+slneg2 = fn (x : f32 [n, m]) { slice(x, [-2], [1], [n]) };
+slnn = fn (x : f32 [n, m]) { slice(x, [n - 4], [0], [1]) };
+nlet = fn (x) { ax = [-1]; concat_axis(x, x, ax) };
+nres = fn (x) { x, [-1] };
+nbound = fn (x) { slice(x, [0], [0 - 1], [1]) };
+nexp = fn (x) { expand(x, [-1]) };
+ncall = fn (x) { g = fn (a, k) { concat_axis(a, a, k) }; g(x, [-1]) };
+mod = fn (x : f32 [d], h : dims [h]) where d % h = 0 { reshape(x, [h, d / h]) };
+modx = fn (x : f32 [d], y : f32 [d % 4]) { y };
+modn = fn (x : f32 [n], y : f32 [(n - 5) % 3]) { y };
+nz3 = fn (x, y, z) { concat_axis(f32(nonzero(x)), f32(nonzero(y)), f32(nonzero(z)), [-1]) };
 """
+
+# spec section 2: imports.  Each case: the files (the first is the program;
+# a name ending in / is a directory given as `-I`), then (function, inputs,
+# expected) rows, or 'ERROR' where the program itself is an error.
+SELFTEST_IMPORTS = [
+    # a helper file next to the program; its extern and functions visible
+    ({'main.axon': 'import "blocks.axon";\nm1 = fn (x) { dbl(x) };\nm2 = fn (x, w) { proj(he(x), w) };',
+      'blocks.axon': 'extern he : (t [n]) -> t [n, 2];\ndbl = fn (x : f32 [n]) { concat(x, x) };\n'
+                     'proj = fn (x, w) { linear(x, w) };'},
+     [('m1', ['[3]'], 'ACCEPT [6]'), ('m1', ['[3, 2]'], 'REJECT'), ('$own', [], 'm1 m2'),
+      ('m2', ['[3]', '[2, 5]'], 'ACCEPT [3, 5]'), ('m2', ['[3]', '[3, 5]'], 'REJECT')]),
+    # imported twice (directly and through blocks): counts once; what an
+    # imported file imports is visible too (as if defined before it)
+    ({'main.axon': 'import "blocks.axon";\nimport "base.axon";\nm = fn (x) { one(dbl(x)) };',
+      'blocks.axon': 'import "base.axon";\ndbl = fn (x) { one(concat(x, x)) };',
+      'base.axon': 'one = fn (x : f32 [n]) { x + x };'},
+     [('m', ['[2]'], 'ACCEPT [4]'), ('dbl', ['[2]'], 'ACCEPT [4]'), ('$own', [], 'm')]),
+    ({'main.axon': 'import "blocks.axon";\nm = fn (x) { one(x) };',
+      'blocks.axon': 'import "base.axon";\ndbl = fn (x) { one(concat(x, x)) };',
+      'base.axon': 'one = fn (x : f32 [n]) { x + x };'},
+     [('m', ['[2]'], 'ACCEPT [2]')]),
+    # relative to the importing file first, then each -I in order
+    ({'main.axon': 'import "util.axon";\nm = fn (x) { u(x) };',
+      'lib/': '', 'lib/util.axon': 'u = fn (x : f32 [2]) { x };',
+      'lib2/': '', 'lib2/util.axon': 'u = fn (x : f32 [3]) { x };'},
+     [('m', ['[2]'], 'ACCEPT [2]'), ('m', ['[3]'], 'REJECT')]),
+    ({'main.axon': 'import "util.axon";\nm = fn (x) { u(x) };',
+      'util.axon': 'u = fn (x : f32 [4]) { x };',
+      'lib/': '', 'lib/util.axon': 'u = fn (x : f32 [2]) { x };'},
+     [('m', ['[4]'], 'ACCEPT [4]'), ('m', ['[2]'], 'REJECT')]),
+    # a helper's bare main fn takes its file's stem
+    ({'main.axon': 'import "blk.axon";\nm = fn (x) { blk(x) };',
+      'blk.axon': 'fn (x : f32 [n, 2]) { transpose(x) }'},
+     [('m', ['[3, 2]'], 'ACCEPT [2, 3]')]),
+    # errors: a missing file, a cycle, a name in two files, an import after
+    # an item
+    ({'main.axon': 'import "nothere.axon";\nm = fn (x) { x };'}, 'ERROR'),
+    ({'main.axon': 'import "a.axon";\nm = fn (x) { x };', 'a.axon': 'import "b.axon";\na = fn (x) { x };',
+      'b.axon': 'import "a.axon";\nb = fn (x) { x };'}, 'ERROR'),
+    ({'main.axon': 'import "main.axon";\nm = fn (x) { x };'}, 'ERROR'),
+    ({'main.axon': 'import "a.axon";\ndbl = fn (x) { x };', 'a.axon': 'dbl = fn (x) { concat(x, x) };'}, 'ERROR'),
+    ({'main.axon': 'import "a.axon";\nimport "b.axon";\nm = fn (x) { x };', 'a.axon': 'h = fn (x) { x };',
+      'b.axon': 'h = fn (x) { x };'}, 'ERROR'),
+    ({'main.axon': 'm = fn (x) { x };\nimport "a.axon";', 'a.axon': 'h = fn (x) { x };'}, 'ERROR'),
+]
 
 # The largest shapes (spec 5b, the upper bound of a data-dependent `?`):
 # accepted cases, `ACCEPT ... MAX ...` (`-`: no bound, or past int64).
@@ -3872,10 +4128,89 @@ SELFTEST_MAX_CASES = [
     ('nzu', ['[4]'], 'ACCEPT [?] | v=[?] MAX [-] | v=[-]'),
     # determined sizes: the largest shape is the shape
     ('ca0', ['[2, 3]', '[4, 3]'], 'ACCEPT [6, 3] MAX [6, 3]'),
+    # spec 5b's additions: concat_axis of three nonzeros, expand, arange
+    ('nz3', ['[3]', '[4]', '[5]'], 'ACCEPT [?] MAX [12]'),
+    ('nz3', ['[3]', '[4]', '[0]'], 'ACCEPT [?] MAX [7]'),
+    ('xpc', ['[2, 1, 3]'], 'ACCEPT [2, 4, 3] | v=[2, 4, 3] MAX [2, 4, 3] | v=[2, 4, 3]'),
+    ('ar', ['dims [6]'], 'ACCEPT [6] MAX [6]'),
     ('flc', ['[2, 4, 3]'], 'ACCEPT [2, 12] | v=[2, 12] MAX [2, 12] | v=[2, 12]'),
 ]
 
 SELFTEST_CASES = [
+    # spec 5b: conv1d_grouped, as conv2d_grouped with one spatial axis
+    ('g1', ['[1, 8, 5]', '[16, 2, 3]', '[4]'], 'ACCEPT [1, 16, 5]'),
+    ('g1', ['[1, 8, 5]', '[16, 2, 3]', '[3]'], 'REJECT'),
+    ('g1', ['[1, 8, 5]', '[10, 2, 3]', '[4]'], 'REJECT'),
+    ('g1', ['[1, 8, 5]', '[16, 2, 0]', '[4]'], 'REJECT'),
+    ('g1', ['[1, 8, 0]', '[16, 2, 3]', '[4]'], 'REJECT'),
+    ('g1', ['[1, 8, 1]', '[16, 2, 3]', '[4]'], 'ACCEPT [1, 16, 1]'),
+    ('g1', ['[1, 8, 5, 5]', '[16, 2, 3, 3]', '[4]'], 'REJECT'),
+    ('g1', ['[1, 0, 3]', '[0, 5, 1]', '[0]'], 'ACCEPT [1, 0, 5]'),
+    ('g1', ['[1, 2, 3]', '[0, 5, 1]', '[0]'], 'REJECT'),
+    ('g1', ['[0, 4, 3]', '[4, 1, 1]', '[4]'], 'ACCEPT [0, 4, 5]'),
+    ('g1d', ['[2, 6, 10]', '[6, 2, 3]', '[2]', '[0]', '[2]', '[3]'], 'ACCEPT [2, 6, 3]'),
+    ('g1d', ['[2, 6, 10]', '[6, 2, 3]', '[1]', '[0]', '[0]', '[3]'], 'ACCEPT [2, 6, 10]'),
+    ('g1d', ['[2, 6, 10]', '[6, 2, 3]', '[0]', '[0]', '[1]', '[3]'], 'REJECT'),
+    ('g1d', ['[2, 6, 4]', '[6, 2, 3]', '[1]', '[0]', '[2]', '[3]'], 'REJECT'),
+    ('g1d', ['[2, 6, 4]', '[6, 2, 3]', '[1]', '[1]', '[2]', '[3]'], 'ACCEPT [2, 6, 2]'),
+    ('g1d', ['[1, 1, 4611686018427387905]', '[1, 1, 2]', '[1]', '[0]', '[4611686018427387904]', '[1]'],
+     'ACCEPT [1, 1, 1]'),
+    ('g1d', ['[1, 1, 5]', '[1, 1, 2]', '[1]', '[4611686018427387904]', '[1]', '[1]'], 'REJECT'),
+    ('g1w', ['[2, 4, 7]', '[4, 1, 3]'], 'ACCEPT [2, 4, 4]'), ('g1w', ['[2, 4, 7]', '[3, 1, 3]'], 'REJECT'),
+    ('g1w', ['[2, 4, 7]', '[4, 2, 3]'], 'REJECT'),
+    # linear: any leading axes, the weight's rank exactly 2
+    ('lin', ['[2, 3, 4]', '[4, 5]'], 'ACCEPT [2, 3, 5]'), ('lin', ['[4]', '[4, 5]'], 'ACCEPT [5]'),
+    ('lin', ['[2, 3, 4]', '[3, 5]'], 'REJECT'), ('lin', ['[]', '[1, 5]'], 'REJECT'),
+    ('lin', ['[2, 4]', '[2, 4, 5]'], 'REJECT'), ('lin', ['[2, 4]', '[4]'], 'REJECT'),
+    ('lin', ['[2, 0]', '[0, 3]'], 'ACCEPT [2, 3]'), ('lin', ['[2, 1]', '[3, 1]'], 'REJECT'),
+    ('lin', ['[7, 1, 2, 3, 1, 4]', '[4, 0]'], 'ACCEPT [7, 1, 2, 3, 1, 0]'),
+    ('linm', ['[2, 3]', '[3, 4]'], 'ACCEPT [2, 4] | v=[2, 4]'),
+    # expand: broadcast(a, b) = b: a size 1 (or a missing axis) to any
+    # size, 0 included; any other size only to itself
+    ('xp', ['[1]', 'dims [5]'], 'ACCEPT [5]'), ('xp', ['[1, 3]', 'dims [4, 3]'], 'ACCEPT [4, 3]'),
+    ('xp', ['[3]', 'dims [2, 3]'], 'ACCEPT [2, 3]'), ('xp', ['[]', 'dims [2, 3]'], 'ACCEPT [2, 3]'),
+    ('xp', ['[3]', 'dims [5]'], 'REJECT'), ('xp', ['[3]', 'dims [1]'], 'REJECT'),
+    ('xp', ['[2, 3]', 'dims [3]'], 'REJECT'), ('xp', ['[1]', 'dims [0]'], 'ACCEPT [0]'),
+    ('xp', ['[0]', 'dims [1]'], 'REJECT'), ('xp', ['[0]', 'dims [0]'], 'ACCEPT [0]'),
+    ('xp', ['[1, 1]', 'dims []'], 'REJECT'), ('xp', ['[]', 'dims []'], 'ACCEPT []'),
+    ('xp', ['[2, 3]', 'dims [2, 3]'], 'ACCEPT [2, 3]'), ('xp', ['[3, 1]', 'dims [1, 3, 4]'], 'ACCEPT [1, 3, 4]'),
+    ('xp', ['[1]', 'dims [-1]'], 'REJECT'),
+    ('xpn', ['[1, 5]'], 'ACCEPT [3, 5]'), ('xpn', ['[2, 5]'], 'REJECT'),
+    ('xpc', ['[2, 1, 3]'], 'ACCEPT [2, 4, 3] | v=[2, 4, 3]'),
+    ('xpz', ['[0]'], 'REJECT'), ('xpz', ['[1]'], 'UNDECIDABLE'), ('xpz', ['[4]'], 'UNDECIDABLE'),
+    ('xpe', ['[2]', '[5]'], 'ACCEPT [5] | v=[5]'),
+    # arange
+    ('ar', ['dims [4]'], 'ACCEPT [4]'), ('ar', ['dims [0]'], 'ACCEPT [0]'), ('ar', ['dims [-1]'], 'REJECT'),
+    ('ar', ['dims [2, 2]'], 'REJECT'), ('arx', ['[3]'], 'ACCEPT [3]'), ('arx', ['[0]'], 'ACCEPT [0]'),
+    # concat_axis of three and four tensors, negative axes
+    ('c3', ['[2, 1]', '[2, 2]', '[2, 3]'], 'ACCEPT [2, 6]'), ('c3', ['[2, 1]', '[2, 2]', '[3, 3]'], 'REJECT'),
+    ('c3', ['[2, 1]', '[2, 0]', '[2, 0]'], 'ACCEPT [2, 1]'), ('c3', ['[2, 1]', '[2, 2]', '[2]'], 'REJECT'),
+    ('c3', ['[2]', '[2]', '[2]'], 'REJECT'),
+    ('c3', ['[1, 4611686018427387904]', '[1, 4611686018427387903]', '[1, 1]'], 'REJECT'),
+    ('c3', ['[1, 4611686018427387904]', '[1, 4611686018427387902]', '[1, 1]'], 'ACCEPT [1, 9223372036854775807]'),
+    ('c4', ['[1, 2]', '[1, 3]', '[1, 0]', '[1, 1]'], 'ACCEPT [1, 6]'),
+    ('c4', ['[4]', '[1]', '[0]', '[2]'], 'ACCEPT [7]'), ('c4', ['[1, 2]', '[1, 3]', '[2, 0]', '[1, 1]'], 'REJECT'),
+    ('c4', ['[]', '[]', '[]', '[]'], 'REJECT'),
+    ('cneg', ['[2, 3]', '[4, 3]'], 'ACCEPT [6, 3]'), ('cneg', ['[5, 2, 3]', '[5, 4, 3]'], 'ACCEPT [5, 6, 3]'),
+    ('cneg', ['[2]', '[3]'], 'REJECT'), ('cneg', ['[2, 3]', '[2, 4]'], 'REJECT'),
+    ('ck', ['[2, 1]', '[2, 2]', '[2, 3]', 'dims [1]'], 'ACCEPT [2, 6]'),
+    ('ck', ['[2, 1]', '[2, 2]', '[2, 3]', 'dims [2]'], 'REJECT'),
+    ('ck', ['[2, 1]', '[2, 2]', '[2, 3]', 'dims [-1]'], 'REJECT'),
+    ('c1t', ['[3]'], 'REJECT'), ('cmix', ['[3]', '[3]'], 'REJECT'),
+    ('slneg', ['[4, 5]'], 'ACCEPT [4, 1]'), ('slneg', ['[4, 0]'], 'REJECT'), ('slneg', ['[]'], 'REJECT'),
+    ('slneg', ['[4]'], 'ACCEPT [1]'),
+    ('slneg2', ['[4, 5]'], 'ACCEPT [3, 5]'), ('slneg2', ['[0, 5]'], 'REJECT'),
+    # an axis argument of the item's sizes may be negative too
+    ('slnn', ['[3, 5]'], 'ACCEPT [3, 1]'), ('slnn', ['[2, 5]'], 'ACCEPT [1, 5]'),
+    ('slnn', ['[5, 5]'], 'ACCEPT [5, 1]'), ('slnn', ['[6, 5]'], 'REJECT'), ('slnn', ['[1, 5]'], 'REJECT'),
+    # a dims value with a negative entry anywhere but an axis argument
+    ('nlet', ['[2]'], 'REJECT'), ('nres', ['[2]'], 'REJECT'), ('nbound', ['[3]'], 'REJECT'),
+    ('nexp', ['[1]'], 'REJECT'), ('ncall', ['[2]'], 'REJECT'),
+    # `%`: the remainder of the floored division
+    ('mod', ['[6]', 'dims [3]'], 'ACCEPT [3, 2]'), ('mod', ['[7]', 'dims [3]'], 'REJECT'),
+    ('mod', ['[0]', 'dims [3]'], 'ACCEPT [3, 0]'), ('mod', ['[6]', 'dims [0]'], 'REJECT'),
+    ('modx', ['[7]', '[3]'], 'ACCEPT [3]'), ('modx', ['[7]', '[2]'], 'REJECT'), ('modx', ['[8]', '[0]'], 'ACCEPT [0]'),
+    ('modn', ['[3]', '[1]'], 'ACCEPT [1]'), ('modn', ['[3]', '[2]'], 'REJECT'), ('modn', ['[7]', '[2]'], 'ACCEPT [2]'),
     ('nn', ['[16]'], 'ACCEPT [16]'), ('nn', ['[5]'], 'REJECT'), ('nn', ['[0]'], 'ACCEPT [0]'),
     ('even', ['[6]'], 'ACCEPT [6]'), ('even', ['[7]'], 'REJECT'),
     ('minus', ['[3]'], 'ACCEPT [3]'), ('minus', ['[0]'], 'ACCEPT [0]'), ('minus', ['[-1]'], 'REJECT'),
@@ -4187,8 +4522,62 @@ def selftest():
         if not (got == want or (want in ('REJECT', 'UNDECIDABLE', 'UNDET_RANK') and got.startswith(want))):
             print('selftest: %s(%s): got %s, expected %s' % (name, ', '.join(ins), got, want))
             bad += 1
-    print('selftest: %d cases, %d failed' % (len(SELFTEST_CASES) + len(SELFTEST_MAX_CASES), bad))
+    n, b = selftest_imports()
+    bad += b
+    print('selftest: %d cases, %d failed' % (len(SELFTEST_CASES) + len(SELFTEST_MAX_CASES) + n, bad))
     return 1 if bad else 0
+
+
+def selftest_imports():
+    """SELFTEST_IMPORTS, in a temporary directory: (cases, failed).  A
+    row ('$own', [], 'a b') checks the items `emit` exports (the
+    program's own)."""
+    import shutil
+    import tempfile
+    n = bad = 0
+    for k, (files, rows) in enumerate(SELFTEST_IMPORTS):
+        d = tempfile.mkdtemp(prefix='axon-selftest-')
+        try:
+            include = []
+            for name, text in files.items():
+                path = os.path.join(d, name)
+                if name.endswith('/'):
+                    os.makedirs(path, exist_ok=True)
+                    include.append(path)
+                    continue
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, 'w') as f:
+                    f.write(text)
+            main = os.path.join(d, next(iter(files)))
+            try:
+                prog = parse_program(open(main).read(), main, include)
+            except AxonSyntaxError as e:
+                prog = e
+            if rows == 'ERROR':
+                n += 1
+                if not isinstance(prog, AxonSyntaxError):
+                    print('selftest: imports case %d: parsed, expected an error' % k)
+                    bad += 1
+                continue
+            if isinstance(prog, AxonSyntaxError):
+                n += len(rows)
+                bad += len(rows)
+                print('selftest: imports case %d: %s' % (k, prog))
+                continue
+            for name, ins, want in rows:
+                n += 1
+                if name == '$own':
+                    got = ' '.join(it.name for it in prog.own)
+                else:
+                    flat, st = inputs_of(prog, name, ins)
+                    got = repr(run_function(prog, name, flat, st))
+                if not (got == want or (want in ('REJECT', 'UNDECIDABLE') and got.startswith(want))):
+                    print('selftest: imports case %d: %s(%s): got %s, expected %s'
+                          % (k, name, ', '.join(ins), got, want))
+                    bad += 1
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    return n, bad
 
 
 def count_leaves(st):
@@ -4200,11 +4589,29 @@ def count_leaves(st):
 def main(argv):
     if len(argv) == 2 and argv[1] == '--selftest':
         return selftest()
+    # `-I DIR` (or -IDIR), any number, before the file: where imports are
+    # looked for after the importing file's directory (spec section 2)
+    include = []
+    args = [argv[0]]
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a == '-I' and i + 1 < len(argv):
+            include.append(argv[i + 1])
+            i += 2
+            continue
+        if a.startswith('-I') and len(a) > 2:
+            include.append(a[2:])
+            i += 1
+            continue
+        args.extend(argv[i:])
+        break
+    argv = args
     if len(argv) < 3:
         sys.stderr.write(__doc__)
         return 2
     text = open(argv[1]).read()
-    prog = parse_program(text, argv[1])
+    prog = parse_program(text, argv[1], include)
     flat, st = inputs_of(prog, argv[2], argv[3:])
     o = run_function(prog, argv[2], flat, st)
     print(o)
