@@ -231,12 +231,29 @@ EXTERNS = [
     '(t a) -> t [rank(a), 2]',
 ]
 
+# --ops18: `%` in signatures (spec section 4), linear's rule as an extern's
+EXTERNS18 = [
+    '(t [n]) -> (t [n / 2], t [n / 2]) where n % 2 = 0',
+    '(t [b, d], dims [h]) -> t [b, h, d / h] where d % h = 0',
+    '(t s @ [k], t [k, m]) -> t s @ [m]',
+    '(t [n, m]) -> t [m % 4, n] where m % 2 = 0',
+]
+
 
 class Gen(object):
-    def __init__(self, rng):
+    def __init__(self, rng, ops18=False):
         self.rng = rng
         self.fns = []             # FnInfo of earlier items
         self.externs = []         # (name, param templates, result template, text)
+        # spec 5b's last table and section 2's imports (conv1d_grouped,
+        # linear, expand, concat_axis of several tensors, arange, negative
+        # axes, `%`, a helper file): off by default until axonc has them;
+        # off, the programs are the same as without it (no random draw of
+        # its own)
+        self.ops18 = ops18
+        self.helpers = {}         # helper file name -> its text
+        self.helper_fns = []      # the helper's callable functions
+        self.in_helper = False
 
     def chance(self, p):
         return self.rng.random() < p
@@ -250,6 +267,15 @@ class Gen(object):
         out = []
         if self.chance(0.2):
             out.append('// generated program %s' % stem)
+        if self.ops18 and self.chance(0.3):
+            # spec section 2: a helper file next to the program (its
+            # externs and functions visible to the program's, not exported
+            # by its header), now and then imported twice (counts once)
+            hname = '%s_lib.axon' % stem
+            self.helpers[hname] = self.helper_program()
+            out.append('import "%s";' % hname)
+            if self.chance(0.1):
+                out.append('import "%s";' % hname)
         for i in range(r.choice([0, 1, 1, 2, 2])):
             out.append(self.extern('e%d' % i))
         nf = r.choice([2, 3, 3, 4, 4, 5])
@@ -263,8 +289,21 @@ class Gen(object):
             out.append(text)
         return '\n'.join(out) + '\n'
 
+    def helper_program(self):
+        """The text of a helper file: externs he0.., functions b0.."""
+        r = self.rng
+        out = ['// helper file (spec section 2: imported)'] if self.chance(0.3) else []
+        self.in_helper = True
+        for i in range(r.choice([0, 0, 1])):
+            out.append(self.extern('he%d' % i))
+        for i in range(r.choice([1, 2, 2, 3])):
+            out.append(self.function('b%d' % i, False))
+        self.in_helper = False
+        self.helper_fns = [f for f in self.fns if f.callable]
+        return '\n'.join(out) + '\n'
+
     def extern(self, name):
-        sig = self.pick(EXTERNS)
+        sig = self.pick(EXTERNS + EXTERNS18 if self.ops18 else EXTERNS)
         if self.chance(0.3):
             sig = re.sub(r'\bn\b', 'q', sig)
         ty, _ = interp.parse_type(sig)
@@ -501,6 +540,66 @@ IDIOMS_RT = [
 ]
 
 
+# --ops18: spec 5b's last table (conv1d_grouped, linear, expand,
+# concat_axis of several tensors, arange, negative axis arguments) and `%`
+# in where clauses (spec section 4)
+IDIOMS18 = [
+    # conv1d_grouped: depthwise (Conformer, Mamba), groups, dilation
+    'fn (x : {E} [b, c, l], k : {E} [c, 1, 3]) {{ conv1d_grouped(x, k, [1], [1], [1], [c]) }}',
+    'fn (x : {E} [b, 4, l], k : {E} [o, 2, {C}]) {{ conv1d_grouped(x, k, [1], [1], [2], [2]) }}',
+    'fn (x : {E} [b, e, l], k : {E} [o, c, r], g : dims [g]) {{ conv1d_grouped(x, k, [1], [0], [1], g) }}',
+    'fn (x : {E} [b, c, l], k : {E} [c, 1, {C}], s, p) {{ conv1d_grouped(x, k, s, p, [1], [c]) }}',
+    'fn (x : {E} [b, c, l], k : {E} [c, 1, 3]) {{ v = conv1d_grouped(x, k, [1], [1], [1], [c]); reshape(v, [b, c * l]) }}',
+    'fn (x : {E} [b, c, l], k : {E} [c, 1, r], d : dims [d]) {{ silu(conv1d_grouped(x, k, [1], [0], d, [c])) }}',
+    'fn (x : {E} [b, c, l], k : {E} [m, c, {C}]) {{ conv1d_grouped(x, k, [2], [0], [1], [1]) }}',
+    # linear over any leading axes
+    'fn (x : {E} [b, n, d], w : {E} [d, m]) {{ linear(x, w) }}',
+    'fn (x : {E} s @ [k], w : {E} [k, m]) {{ {U}(linear(x, w)) }}',
+    'fn (x, w) {{ linear(x, w) }}',
+    'fn (x : {E} [n, d], w : {E} [d, h], u : {E} [h, d]) {{ x + linear(gelu(linear(x, w)), u) }}',
+    'fn (x : {E} s @ [k], w : {E} [k, m], b : {E} [m]) {{ v = linear(x, w) + b; v }}',
+    'fn (x : {E} [k], w : {E} [k, {C}]) {{ linear(x, w) }}',
+    'fn (x : {E} [b, n, d], w : {E} [e, m]) {{ linear(x, w) }}',
+    # expand: a class token per batch row, a bias to a shape
+    'fn (z : {E} [1, d], y : {E} [b, n, d]) {{ concat_axis(expand(reshape(z, [1, 1, d]), [b, 1, d]), y, [1]) }}',
+    'fn (x : {E} [1, m]) {{ expand(x, [{C}, m]) }}',
+    'fn (x : {E} [n, 1], d : dims [a, b]) {{ expand(x, d) }}',
+    'fn (x, d) {{ expand(x, d) }}',
+    'fn (x : {E} [d]) {{ expand(x, [{C}, d]) }}',
+    'fn (x : {E} [n]) {{ expand(x, [{C}]) }}',
+    'fn (x : {E} [b, 1, d], y : {E} [b, n, d]) {{ expand(x, [b, n, d]) {OP} y }}',
+    'fn (x : {E} [n], y : {E} [b, n]) {{ v = expand(x, [b, n]); max(v, y) }}',
+    'fn (x : {E} [n, 1]) {{ expand(x, [n, 0]) }}',
+    # concat_axis of three and four tensors, negative axes
+    'fn (x : {E} [b, c, h, w], y : {E} [b, e, h, w], z : {E} [b, k, h, w]) {{ concat_axis(x, y, z, [1]) }}',
+    'fn (x, y, z) {{ concat_axis(x, y, z, [0]) }}',
+    'fn (x : {E} [n, a], y : {E} [n, b], z : {E} [n, c], u : {E} [n, d]) {{ concat_axis(x, y, z, u, [-1]) }}',
+    'fn (x : {E} [n, m], y : {E} [k, m]) {{ concat_axis(x, y, x, [-2]) }}',
+    'fn (x, y, z, k) {{ concat_axis(x, y, z, k) }}',
+    'fn (x : {E} [b, n, d]) {{ v = concat_axis(x, x, x, [-1]); reshape(v, [b, n, 3, d]) }}',
+    'fn (x : {E} [b, n, d], y : {E} [b, n, e]) {{ concat_axis(x, y, [-1]) }}',
+    'fn (x : {E} [n, d]) {{ slice(x, [-1], [0], [1]) }}',
+    'fn (x : {E} [b, n, d]) {{ slice(x, [-2], [1], [n]) }}',
+    'fn (x, y) {{ concat_axis(x, y, [-1]) }}',
+    'fn (x, i : dims [i], j : dims [j]) {{ slice(x, [-1], i, j) }}',
+    'fn (x : {E} [n]) {{ concat_axis(x, x, [-2]) }}',
+    'fn (x : {E} [n, m]) {{ v = concat_axis(x, x, [-1]); slice(v, [-1], [0], [m]) }}',
+    'fn (x : {E} [n, m], y : {E} [n, m]) {{ concat_axis(x, y, x, y, [{K}]) }}',
+    # arange: positions, causal masks
+    'fn (x : {E} [n, d]) {{ x + reshape(f32(arange([n])), [n, 1]) }}',
+    'fn (n : dims [n]) {{ arange(n) }}',
+    'fn (x : {E} [n]) {{ v = f32(arange([n])); x * v }}',
+    'fn (x : {E} [b, n], k) {{ f32(arange(k)) }}',
+    'fn (x : {E} [n, n]) {{ m = lt(reshape(arange([n]), [n, 1]), reshape(arange([n]), [1, n])); select(m, x, x) }}',
+    'fn (x : {E} [b, n, d], e : {E} [p, d]) {{ x + gather(e, arange([n])) }}',
+    # `%` in where clauses
+    'fn (x : {E} [b, d], h : dims [h]) where d % h = 0 {{ reshape(x, [b, h, d / h]) }}',
+    'fn (x : {E} [n]) where n % 2 = 0 {{ reshape(x, [n / 2, 2]) }}',
+    'fn (x : {E} [b, n, d], h : dims [h]) where d % h = 0 {{ q = reshape(x, [b, n, h, d / h]); einsum("bnhd->bhnd", q) }}',
+    'fn (x : {E} [n], y : {E} [m]) where n % {C} = m % {C} {{ x, y }}',
+]
+
+
 class FnGen(object):
     def __init__(self, g, name):
         self.g = g
@@ -537,6 +636,7 @@ class FnGen(object):
                                   # input size `[a * b + b]`)
         self.extra_bound = {}     # size name -> the parameter whose
                                   # param_text binds it
+        self.wheres = []          # the function's where clauses (--ops18)
 
     def chance(self, p):
         return self.rng.random() < p
@@ -1005,9 +1105,12 @@ class FnGen(object):
         return adc(self.pick([1, 2, 3, 3, 5])) if self.chance(0.75) else ads(self.fresh_dim())
 
     def op_cnn(self, scope, depth):
-        kind = self.pick(['conv2d', 'conv2d', 'conv1d', 'pool2d', 'pool1d', 'upsample2d',
-                          'pad2d', 'grouped'])
-        x = self.of_rank(scope, depth, 3 if kind in ('conv1d', 'pool1d') else 4)
+        kinds = ['conv2d', 'conv2d', 'conv1d', 'pool2d', 'pool1d', 'upsample2d', 'pad2d', 'grouped']
+        if self.g.ops18:
+            kinds += ['grouped1d', 'grouped1d']     # spec 5b: conv1d_grouped
+        kind = self.pick(kinds)
+        one = kind in ('conv1d', 'pool1d', 'grouped1d')
+        x = self.of_rank(scope, depth, 3 if one else 4)
         if x is None:
             return None
         sizes = [d[1] for d in x[2]]
@@ -1022,7 +1125,7 @@ class FnGen(object):
             hw = [ad_op('+', ad_op('+', sizes[2], ps[0]), ps[1]),
                   ad_op('+', ad_op('+', sizes[3], ps[2]), ps[3])]
             return 'pad2d(%s, %s)' % (x[0], pt), 3, tuple(('d', d) for d in sizes[:2] + hw)
-        nsp = 1 if kind in ('conv1d', 'pool1d') else 2
+        nsp = 1 if one else 2
         strides = [self.pick([1, 1, 1, 2, 2, 3]) for _ in range(nsp)]
         if kind == 'conv2d' and self.chance(0.02):
             strides[0] = 0          # a static error: every stride is >= 1
@@ -1045,7 +1148,8 @@ class FnGen(object):
             ch = sizes[1]
             dil = [1] * nsp
             groups = 1
-            if kind == 'grouped':
+            grouped = kind in ('grouped', 'grouped1d')
+            if grouped:
                 cc = adconst(ch)
                 if cc and self.chance(0.8):
                     groups = self.pick([g for g in range(1, cc + 1) if cc % g == 0])
@@ -1056,14 +1160,14 @@ class FnGen(object):
             w = self.value_of((('d', nf), ('d', ch)) + tuple(('d', k) for k in kern), scope, allow_literal=False)
             if w is None:
                 return None
-            dt, ds = self.dims_arg(dil) if kind == 'grouped' else (None, [adc(1)] * nsp)
+            dt, ds = self.dims_arg(dil) if grouped else (None, [adc(1)] * nsp)
             spans = []
             for k, d in zip(kern, ds):
                 spans.append(ad_op('+', ad_op('*', d, ad_op('-', k, adc(1))), adc(1)))
             lead = [sizes[0], nf]
-            if kind == 'grouped':
+            if grouped:
                 gt, _ = self.dims_arg([groups])
-                call = 'conv2d_grouped(%s, %s, %s, %s, %s, %s)' % (x[0], w, st, pt, dt, gt)
+                call = 'conv%dd_grouped(%s, %s, %s, %s, %s, %s)' % (nsp, x[0], w, st, pt, dt, gt)
             else:
                 call = '%s(%s, %s, %s, %s)' % (kind, x[0], w, st, pt)
         outs = []
@@ -1080,8 +1184,12 @@ class FnGen(object):
     # an axis past the rank, bounds past the axis): static errors or
     # run-time checks.
     def op_shapeop(self, scope, depth):
-        kind = self.pick(['reshape', 'reshape', 'flatten', 'concat_axis', 'concat_axis',
-                          'slice', 'slice'])
+        kinds = ['reshape', 'reshape', 'flatten', 'concat_axis', 'concat_axis', 'slice', 'slice']
+        if self.g.ops18:
+            # spec 5b's last table (concat_axis of several tensors and the
+            # negative axes are concat_axis's and slice's own)
+            kinds += ['linear', 'linear', 'expand', 'expand', 'arange']
+        kind = self.pick(kinds)
         return getattr(self, 'shape_' + kind)(scope, depth)
 
     def dims_text(self, sizes):
@@ -1151,6 +1259,9 @@ class FnGen(object):
             if pre is None or post is None:
                 return None
             parts = [p for p in (pre[1:-1], h, '%s / %s' % (t, h), post[1:-1]) if p]
+            if self.g.ops18 and self.chance(0.4):
+                # spec section 4: `d % h = 0` says that h divides d
+                self.wheres.append('%s %% %s = 0' % (t, h))
             return ('reshape(%s, [%s])' % (x[0], ', '.join(parts)), 3,
                     tuple(('d', a) for a in sizes[:i]) + (('d', ads(h)), ('d', opaque())) +
                     tuple(('d', a) for a in sizes[i + 1:]))
@@ -1254,6 +1365,10 @@ class FnGen(object):
         else:
             kt, k = self.axis_arg(n)
         self.last_axis = (kt, k)
+        if self.g.ops18 and re.match(r'\[\d+\]$', kt) and not has_svar(it) and self.chance(0.3):
+            # spec 5b: a negative axis counts from the last one (-1 is rank
+            # - 1); past the rank: -rank - 1, also an error
+            kt = '[%d]' % (k - len(it) if k < len(it) else -len(it) - 1)
         return x, it, kt, k
 
     def shape_concat_axis(self, scope, depth):
@@ -1277,8 +1392,96 @@ class FnGen(object):
         if y is None:
             return None
         a, bb = (x[0], y) if self.chance(0.6) else (y, x[0])
+        total = ad_op('+', it[k][1], b)
+        if self.g.ops18 and self.chance(0.3):
+            # spec 5b: concat_axis of three or four tensors, the axis last
+            for _ in range(self.pick([1, 1, 2])):
+                b2 = self.new_size() if self.chance(0.7) else it[k][1]
+                y2 = self.value_of(it[:k] + (('d', b2),) + it[k + 1:], scope, allow_literal=False)
+                if y2 is None:
+                    break
+                bb += ', ' + y2
+                total = ad_op('+', total, b2)
         return ('concat_axis(%s, %s, %s)' % (a, bb, kt), 3,
-                it[:k] + (('d', ad_op('+', it[k][1], b)),) + it[k + 1:])
+                it[:k] + (('d', total),) + it[k + 1:])
+
+    # -- spec 5b's last table (--ops18): linear, expand, arange
+    def shape_linear(self, scope, depth):
+        """linear(x, w): (t s @ [k], t [k, m]) -> t s @ [m]"""
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if not it or it[-1][0] != 'd':
+            return None
+        k = it[-1][1]
+        if self.chance(0.04):
+            k = ad_op('+', k, adc(1))           # a weight that does not fit
+        m = self.new_size()
+        w = self.value_of((('d', k), ('d', m)), scope, allow_literal=False)
+        if w is None:
+            return None
+        return 'linear(%s, %s)' % (x[0], w), 3, it[:-1] + (('d', m),)
+
+    def shape_expand(self, scope, depth):
+        """expand(x, b) where broadcast(a, b) = b: an axis of size 1 to
+        a constant or one of the item's sizes, new leading axes; now and
+        then an axis that is not 1 to another size (an error, static or at
+        run time); the target now and then a run-time dims parameter."""
+        x = self.expr(scope, depth - 1)
+        it = x[2]
+        if has_svar(it):
+            return None
+        names = [n for n in self.dims if self.binder(n) is not None]
+        target, texts = [], []
+        for i in it:
+            a = i[1]
+            if adconst(a) == 1 and self.chance(0.7):
+                if names and self.chance(0.3):
+                    n = self.pick(names)
+                    texts.append(self.size_in_dims(ads(n)))
+                    target.append(ads(n))
+                else:
+                    v = self.pick([0, 1, 2, 3, 4, 4])
+                    texts.append(str(v))
+                    target.append(adc(v))
+                continue
+            t = self.size_in_dims(a)
+            if t is None:
+                return None
+            texts.append(t)
+            target.append(a)
+        for _ in range(self.pick([0, 0, 1, 1, 2])):
+            if len(target) >= 6:
+                break
+            v = self.pick([1, 2, 3])
+            texts.insert(0, str(v))
+            target.insert(0, adc(v))
+        if target and self.chance(0.06):
+            j = self.rng.randrange(len(target))
+            target[j] = ad_op('+', target[j], adc(1))
+            texts[j] = ad_text(target[j]) if poly(target[j]) is not None else texts[j]
+        if self.chance(self.rt_p()):
+            d = self.rt_dims(target)
+            if d is not None:
+                return 'expand(%s, %s)' % (x[0], d[0]), 3, tuple(('d', a) for a in d[1])
+        return 'expand(%s, [%s])' % (x[0], ', '.join(texts)), 3, tuple(('d', a) for a in target)
+
+    def shape_arange(self, scope, depth):
+        """f32(arange(n)): (dims [n]) -> i32 [n], converted before it
+        meets the others (element types are not modelled)."""
+        names = [n for n in self.dims if self.binder(n) is not None]
+        r = self.rng.random()
+        if r < 0.4 and names:
+            n = self.pick(names)
+            text, size = '[%s]' % self.size_in_dims(ads(n)), ads(n)
+        elif r < 0.4 + self.rt_p():
+            d = self.rt_dims([adc(self.pick([1, 2, 3, 4]))])
+            if d is None:
+                return None
+            text, size = d[0], d[1][0]
+        else:
+            v = self.pick([0, 1, 2, 3, 4, 8])
+            text, size = '[%d]' % v, adc(v)
+        return 'f32(arange(%s))' % text, 3, (('d', size),)
 
     def shape_slice(self, scope, depth):
         op = self.axis_operand(scope, depth)
@@ -1674,6 +1877,14 @@ class FnGen(object):
         stmts = []
         nst = self.rng.choice([0, 1, 1, 2, 2, 3, 4])
         depth = self.rng.choice([1, 2, 2, 3])
+        if self.g.ops18 and self.g.helper_fns and not self.g.in_helper and self.chance(0.5):
+            # spec section 2: a call of the imported helper's function
+            f = self.pick(self.g.helper_fns)
+            e = self.call_template(f.name, f.params, f.result, scope, depth)
+            if e is not None:
+                name = self.fresh_val()
+                self.pool.append((name, e[2]))
+                stmts.append('%s = %s;' % (name, e[0]))
         if self.rt_mode and self.chance(0.7):
             # a chain over run-time dims first (the review's bugs 1, 2)
             for _ in range(3):
@@ -1747,6 +1958,8 @@ class FnGen(object):
         if body:
             body += ' '
         semi = ';' if self.chance(0.1) else ''
+        if self.wheres:
+            rty += ' where ' + ', '.join(self.wheres)
         text = '%s = fn (%s)%s { %s%s%s };' % (self.name, ', '.join(params), rty, body, final, semi)
         # a function with a dims parameter (or a dims result) is not called
         # by later ones
@@ -2172,7 +2385,10 @@ class FnGen(object):
         return '%s, %s = loop(%s, %s, %s);' % (left, n2, h1, lam, x[0])
 
     def idiom(self):
-        t = self.pick(IDIOMS_RT if self.chance(0.35) else IDIOMS)
+        if self.g.ops18 and self.chance(0.3):
+            t = self.pick(IDIOMS18)
+        else:
+            t = self.pick(IDIOMS_RT if self.chance(0.35) else IDIOMS)
         ops = ['+', '*', '-', '/']
         text = t.format(E=self.elem, OP=self.pick(ops), MAX=self.pick(['max', 'min']),
                         U=self.pick(UNARY), RED=self.pick(['+', 'max', 'min', '*']),
@@ -2181,10 +2397,18 @@ class FnGen(object):
         return '%s = %s;' % (self.name, text), None
 
 
-def generate(seed, stem):
+def generate(seed, stem, ops18=False):
+    return generate_files(seed, stem, ops18)[0]
+
+
+def generate_files(seed, stem, ops18=False):
+    """(the program's text, {helper file name: text}): the helper files
+    (--ops18) go next to the program, which imports them by name."""
     rng = random.Random('%s:%s' % (seed, stem))
     _opq[0] = 0
-    return Gen(rng).program(stem)
+    g = Gen(rng, ops18)
+    text = g.program(stem)
+    return text, dict(g.helpers)
 
 
 def main():
@@ -2192,15 +2416,22 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--count', type=int, default=1)
     ap.add_argument('--out')
+    ap.add_argument('--ops18', action='store_true',
+                    help="spec 5b's last operators, negative axes, `%%`, helper files imported")
     args = ap.parse_args()
     for i in range(args.count):
         stem = 'p%04d' % i
-        text = generate(args.seed, stem)
+        text, helpers = generate_files(args.seed, stem, args.ops18)
         if args.out:
             os.makedirs(args.out, exist_ok=True)
             with open(os.path.join(args.out, stem + '.axon'), 'w') as f:
                 f.write(text)
+            for hname, htext in helpers.items():
+                with open(os.path.join(args.out, hname), 'w') as f:
+                    f.write(htext)
         else:
+            for hname, htext in helpers.items():
+                sys.stdout.write('// ---- %s\n%s// ---- %s.axon\n' % (hname, htext, stem))
             sys.stdout.write(text)
     return 0
 
