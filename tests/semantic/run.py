@@ -425,6 +425,19 @@ def reason_class(text):
     return t
 
 
+def has_imports(path):
+    """Whether a file has `import` lines (spec section 2)."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError):
+        return False
+    try:
+        return bool(interp.parse_program(text, path, [os.path.dirname(os.path.abspath(path))]).imports)
+    except interp.AxonSyntaxError:
+        return bool(re.search(r'(?m)^\s*import\s+"', text))
+
+
 def run_cmd(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, **kw)
@@ -570,8 +583,14 @@ def guess_dims_params(prog, name, st):
 # ---------------------------------------------------------------- one program
 
 class Job(object):
-    def __init__(self, idx, path, prefix, args):
+    def __init__(self, idx, path, prefix, args, include=()):
         self.idx, self.path, self.prefix = idx, path, prefix
+        # spec section 2: where imports are looked for after the program's
+        # own directory (`-I DIR`, in order), passed to axonc and to the
+        # interpreter alike (only where there are some: the directory of a
+        # program's helper files, a copied --file's own directory, the
+        # user's -I)
+        self.include = list(include)
         self.axonc, self.tuples, self.seed = args.axonc, args.tuples, args.seed
         self.negative = args.negative
         self.budget = args.budget
@@ -627,17 +646,41 @@ def run_tuples(prog, name, structure, ptypes, rng, ntuples, negative, budget, si
     return out
 
 
+def iflags(include):
+    out = []
+    for d in include:
+        out += ['-I', d]
+    return out
+
+
+def same_file(a, b):
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
+
+
+def import_lines(prog):
+    """A program's own imports, for a reduced copy of it (elsewhere: what
+    they name is then found through -I, the original's directory)."""
+    return ''.join('import "%s";\n' % p for p, _ in prog.imports)
+
+
 def process(job):
     res = {'idx': job.idx, 'path': job.path, 'prefix': job.prefix, 'functions': [],
-           'notes': [], 'check_rc': None, 'syntax': None}
+           'notes': [], 'check_rc': None, 'syntax': None, 'include': job.include}
     rng = random.Random('%s:%s' % (job.seed, job.idx))
     text = open(job.path).read()
     try:
-        prog = interp.parse_program(text, job.path)
+        prog = interp.parse_program(text, job.path, job.include)
     except interp.AxonSyntaxError as e:
         prog = None
         res['notes'].append('interp.py cannot parse: %s' % e)
-    chk = run_cmd([job.axonc, 'check', job.path])
+    if prog is not None and prog.imports and os.path.dirname(job.path) not in job.include:
+        # a reduced copy lives elsewhere: its imports through -I
+        job.include = job.include + [os.path.dirname(job.path)]
+        res['include'] = job.include
+    chk = run_cmd([job.axonc, 'check', job.path] + iflags(job.include))
     res['check_rc'] = chk.returncode
     if chk.returncode not in (0, 1):
         res['notes'].append('axonc check exited %d: %s' % (chk.returncode, chk.stderr[-300:]))
@@ -654,9 +697,25 @@ def process(job):
         # the items holding an error; an error located in an extern's
         # signature (the rule that failed) belongs to the items its notes
         # point at
-        def item_at(L):
-            for it in prog.items:
-                if it.line <= L <= item_end_line(prog, it):
+        # (an error located in an imported file belongs to that file's
+        # items: spec section 2)
+        texts = {}
+
+        def item_at(F, L):
+            own = F is None or same_file(F, job.path) or not os.path.exists(F)
+            if own:
+                its, t = prog.own, prog.text
+            else:
+                key = os.path.realpath(F)
+                its = [it for it in prog.items if it.file == key]
+                if key not in texts:
+                    try:
+                        texts[key] = open(key).read()
+                    except (OSError, UnicodeDecodeError):
+                        texts[key] = ''
+                t = texts[key]
+            for it in its:
+                if it.line <= L <= t.count('\n', 0, it.end) + 1:
                     return it
             return None
         # an item uses only the items above it, so an error belongs to the
@@ -669,7 +728,7 @@ def process(job):
         for ln in chk.stderr.splitlines():
             m = ERR_RE.match(ln)
             if m:
-                blocks.append([int(m.group(2))])
+                blocks.append([(m.group(1), int(m.group(2)))])
                 in_error = True
                 continue
             if ': warning: ' in ln:
@@ -677,13 +736,23 @@ def process(job):
                 continue
             m = NOTE_RE.match(ln)
             if m and blocks and in_error:
-                blocks[-1].append(int(m.group(2)))
+                blocks[-1].append((m.group(1), int(m.group(2))))
+        order = dict((id(it), i) for i, it in enumerate(prog.items))
+        own_ids = set(id(it) for it in prog.own)
+        failing_imported = []
         for lines in blocks:
-            its = [item_at(L) for L in lines]
+            its = [item_at(F, L) for F, L in lines]
             its = [it for it in its if it is not None]
             if its:
-                last = max(its, key=lambda it: it.start)
-                if last.kind != 'extern' and last.name not in failing:
+                last = max(its, key=lambda it: order[id(it)])
+                if last.kind == 'extern':
+                    continue
+                if id(last) not in own_ids:
+                    # an imported item: its users are left out, it is not
+                    # this program's function to try
+                    if last.name not in failing_imported:
+                        failing_imported.append(last.name)
+                elif last.name not in failing:
                     failing.append(last.name)
         msg = [ln for ln in chk.stderr.splitlines() if ': error: ' in ln]
         for name in failing:
@@ -706,23 +775,26 @@ def process(job):
                                      'rtdims': runtime_dims(prog, name, ptypes),
                                      'message': ' / '.join(m for m in msg if ':%d:' % it.line in m or True)[:300]})
         # check the rest of the program without the failing items
-        bad = dependents(prog, failing)
-        keep = [it for it in prog.items if it.name not in bad]
+        bad = dependents(prog, failing + failing_imported)
+        keep = [it for it in prog.own if it.name not in bad]
+        if failing_imported:
+            res['notes'].append('an imported item fails check: %s' % ', '.join(failing_imported))
         if not keep or not failing:
             return res
         rdir = os.path.join(os.path.dirname(os.path.dirname(job.path)), 'reduced', str(job.idx))
         os.makedirs(rdir, exist_ok=True)
         path = os.path.join(rdir, os.path.basename(job.path))
         with open(path, 'w') as f:
+            f.write(import_lines(prog))
             for it in keep:
                 f.write(text[it.start:it.end].rstrip(';') + ';\n')
         text = open(path).read()
         try:
-            prog = interp.parse_program(text, path)
+            prog = interp.parse_program(text, path, job.include)
         except interp.AxonSyntaxError as e:
             res['notes'].append('reduced program does not parse: %s' % e)
             return res
-        chk = run_cmd([job.axonc, 'check', path])
+        chk = run_cmd([job.axonc, 'check', path] + iflags(job.include))
         res['reduced'] = path
         if chk.returncode != 0:
             res['notes'].append('reduced program still fails check')
@@ -738,7 +810,7 @@ def process(job):
             continue
         sigs[name] = (ty, where, ln)
     hpath = os.path.join(job.hdir, job.prefix + '.h')
-    em = run_cmd([job.axonc, 'emit', path, '-o', hpath, '--prefix', job.prefix])
+    em = run_cmd([job.axonc, 'emit', path, '-o', hpath, '--prefix', job.prefix] + iflags(job.include))
     if em.returncode != 0:
         res['notes'].append('axonc emit failed (%d): %s' % (em.returncode, em.stderr[-300:]))
         return res
@@ -753,7 +825,11 @@ def process(job):
     exported = {}
     for m in re.finditer(r'#define %s_(\w+)_NUM_(INPUTS|OUTPUTS|TEMPS) (\d+)' % re.escape(job.prefix), htext):
         exported.setdefault(m.group(1), {})[m.group(2)] = int(m.group(3))
-    for it in prog.items:
+    # spec section 2: emit exports the functions of the file it is given,
+    # not those it imports
+    res['imported_exported'] = [it.name for it in prog.items if it not in prog.own and
+                                it.kind != 'extern' and c_name(it.name) in exported]
+    for it in prog.own:
         name = it.name
         if name not in sigs:
             continue
@@ -1001,21 +1077,22 @@ def reemit_without(r, culprits, axonc):
     then 'uncompiled')."""
     try:
         text = open(r['path']).read()
-        prog = interp.parse_program(text, r['path'])
+        prog = interp.parse_program(text, r['path'], r.get('include', ()))
     except (OSError, interp.AxonSyntaxError):
         return False
     bad = dependents(prog, set(culprits))
-    keep = [it for it in prog.items if it.name not in bad]
+    keep = [it for it in prog.own if it.name not in bad]
     if not keep or not any(f['status'] == 'exported' and f['name'] not in bad for f in r['functions']):
         return False
     d = os.path.join(os.path.dirname(r['header']), '..', 'reduced-hc', os.path.basename(r['header'])[:-2])
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, os.path.basename(r['path']))
     with open(path, 'w') as f:
+        f.write(import_lines(prog))
         for it in keep:
             f.write(text[it.start:it.end].rstrip(';') + ';\n')
     prefix = os.path.basename(r['header'])[:-2]
-    em = run_cmd([axonc, 'emit', path, '-o', r['header'], '--prefix', prefix])
+    em = run_cmd([axonc, 'emit', path, '-o', r['header'], '--prefix', prefix] + iflags(r.get('include', ())))
     if em.returncode != 0:
         return False
     for f in r['functions']:
@@ -1328,6 +1405,13 @@ def main():
     ap.add_argument('--work', default=None)
     ap.add_argument('--file', action='extend', nargs='+', default=[], metavar='F.axon',
                     help='check these .axon files instead of generated ones')
+    ap.add_argument('-I', dest='include', action='append', default=[], metavar='DIR',
+                    help='where imports are looked for after the importing file\'s directory (spec section 2), '
+                         'for axonc and the interpreter')
+    ap.add_argument('--ops18', action='store_true',
+                    help="generate spec 5b's last operators too (conv1d_grouped, linear, expand, concat_axis of "
+                         "several tensors, arange, negative axes, %% in where clauses, programs importing a helper "
+                         "file): off until axonc implements them")
     ap.add_argument('--negative', action='store_true', help='random tuples sometimes have negative sizes')
     ap.add_argument('--jobs', type=int, default=0, help='worker processes (default: the number of CPUs, at most 4)')
     ap.add_argument('--budget', type=int, default=20000, help="the solver's work limit per tuple")
@@ -1346,22 +1430,33 @@ def main():
     for d in ('programs', 'h', 'failing'):
         os.makedirs(os.path.join(args.work, d), exist_ok=True)
     jobs = []
+    args.include = [os.path.abspath(d) for d in args.include]
     if args.file:
         for k, fpath in enumerate(args.file):
             d = os.path.join(args.work, 'programs', '%03d' % k)
             os.makedirs(d, exist_ok=True)
             dst = os.path.join(d, os.path.basename(fpath))
             shutil.copyfile(fpath, dst)
-            jobs.append(Job(k, dst, 'f%03d' % k, args))
+            # a copy: what it imports relative to itself is found through
+            # its original directory (first), then the -I given
+            inc = list(args.include)
+            if has_imports(fpath):
+                inc.insert(0, os.path.dirname(os.path.abspath(fpath)))
+            jobs.append(Job(k, dst, 'f%03d' % k, args, inc))
     else:
         for k in range(args.programs):
             stem = 'p%04d' % k
             d = os.path.join(args.work, 'programs', '%03d' % k)
             os.makedirs(d, exist_ok=True)
             dst = os.path.join(d, stem + '.axon')
+            text, helpers = gen.generate_files(args.seed, stem, ops18=args.ops18)
             with open(dst, 'w') as f:
-                f.write(gen.generate(args.seed, stem))
-            jobs.append(Job(k, dst, stem, args))
+                f.write(text)
+            # a helper file that the program imports, next to it
+            for hname, htext in helpers.items():
+                with open(os.path.join(d, hname), 'w') as f:
+                    f.write(htext)
+            jobs.append(Job(k, dst, stem, args, list(args.include) + ([d] if helpers else [])))
     njobs = args.jobs or min(os.cpu_count() or 1, 4)
     if njobs > 1 and len(jobs) > 1:
         import multiprocessing
@@ -1494,6 +1589,8 @@ def main():
     for r in results:
         if r['syntax']:
             rep.disagree('SYNTAX', r['path'], '-', '-', 'parses', r['syntax'])
+        for name in r.get('imported_exported', ()):
+            rep.disagree('EXPORTS_IMPORTED', r['path'], name, '-', 'imported: not exported', 'in the header')
         for note in r['notes']:
             print('note: %s: %s' % (r['path'], note))
         if any(f.get('rtdims') for f in r['functions']):
@@ -1548,9 +1645,19 @@ def main():
                 missing += 1
                 rep.disagree('NOT_EXPORTED_NO_WARNING', r['path'], f['name'], '-', '-', 'missing from the header')
     kept = []
+    incl = dict((r['path'], r.get('include') or []) for r in results)
+    progdir = os.path.join(args.work, 'programs')
     for p in sorted(rep.failing):
         d = os.path.join(args.work, 'failing', os.path.basename(os.path.dirname(p)))
         os.makedirs(d, exist_ok=True)
+        # the helper files it imports (next to it, or in the generated
+        # program's directory that a reduced copy finds through -I) go
+        # along, so that the rerun below finds them
+        for hd in [os.path.dirname(p)] + [x for x in incl.get(p, []) if x.startswith(progdir + os.sep)]:
+            for fn in sorted(os.listdir(hd)) if os.path.isdir(hd) else []:
+                if fn.endswith('.axon') and fn != os.path.basename(p) and \
+                        not os.path.exists(os.path.join(d, fn)):
+                    shutil.copyfile(os.path.join(hd, fn), os.path.join(d, fn))
         shutil.copyfile(p, os.path.join(d, os.path.basename(p)))
         kept.append(os.path.join(d, os.path.basename(p)))
     t4 = time.time()
