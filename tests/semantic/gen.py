@@ -13,6 +13,11 @@ functions type-check while their signatures keep residual constraints.
 Seeded and deterministic:
     gen.py --seed N [--count K] [--out DIR]      writes DIR/pNNNN.axon
     gen.py --seed N                              prints one program
+    gen.py --ops18 ...   spec 5b's last table (conv1d_grouped, linear,
+        expand, concat_axis of several tensors, arange, negative axes), `%`
+        in where clauses, programs importing a helper file (DIR/pNNNN_lib.axon);
+        off by default until axonc implements them (off, no random draw
+        differs: the programs are those without it)
 """
 import argparse
 import os

@@ -484,7 +484,14 @@ def dependents(prog, failing):
 DIMS_POS = {'conv1d': (2, 3), 'conv2d': (2, 3), 'conv2d_grouped': (2, 3, 4, 5),
             'maxpool2d': (1, 2, 3), 'avgpool2d': (1, 2, 3), 'maxpool1d': (1, 2, 3),
             'avgpool1d': (1, 2, 3), 'upsample2d': (1,), 'pad2d': (1,), 'size': (0,),
-            'topk': (1,), 'reshape': (1,), 'concat_axis': (2,), 'slice': (1, 2, 3)}
+            'topk': (1,), 'reshape': (1,), 'concat_axis': (-1,), 'slice': (1, 2, 3),
+            # the last table (concat_axis: any number of tensors, the axis last)
+            'conv1d_grouped': (2, 3, 4, 5), 'expand': (1,), 'arange': (0,)}
+
+
+def dims_positions(op, nargs):
+    """The positions of an operator's dims arguments in a call of nargs."""
+    return set(p % nargs if p < 0 else p for p in DIMS_POS[op]) if nargs else set()
 
 
 def ast_names(e, out):
@@ -516,7 +523,7 @@ def dims_calls(e, acc):
     called under an AST node (a program's item of that name hides one)."""
     if isinstance(e, tuple):
         if e and e[0] == 'call' and len(e) == 3 and e[1][0] == 'var' and e[1][1] in DIMS_POS:
-            pos = DIMS_POS[e[1][1]]
+            pos = dims_positions(e[1][1], len(e[2]))
             names = set()
             for i, a in enumerate(e[2]):
                 if i in pos:
@@ -567,8 +574,9 @@ def guess_dims_params(prog, name, st):
     def walk(e):
         if isinstance(e, tuple):
             if e and e[0] == 'call' and len(e) == 3 and e[1][0] == 'var' and e[1][1] in DIMS_POS:
+                pos = dims_positions(e[1][1], len(e[2]))
                 for i, a in enumerate(e[2]):
-                    if i in DIMS_POS[e[1][1]] and a[0] == 'var':
+                    if i in pos and a[0] == 'var':
                         direct.add(a[1])
             for x in e:
                 walk(x)
