@@ -302,7 +302,8 @@ class Gen(object):
         for i in range(r.choice([0, 0, 1])):
             out.append(self.extern('he%d' % i))
         for i in range(r.choice([1, 2, 2, 3])):
-            out.append(self.function('b%d' % i, False))
+            # the first one general, so that the program has one to call
+            out.append(self.function('b%d' % i, False, general=(i == 0)))
         self.in_helper = False
         self.helper_fns = [f for f in self.fns if f.callable]
         return '\n'.join(out) + '\n'
@@ -346,8 +347,13 @@ class Gen(object):
         return ('q',)
 
     # -- a function
-    def function(self, name, is_main):
+    def function(self, name, is_main, general=False):
         f = FnGen(self, name)
+        if general:
+            text, info = f.general()
+            if info is not None:
+                self.fns.append(info)
+            return text
         if not is_main and self.chance(0.08):
             # a higher-order function (not exported); later ones call it
             kind = self.pick(list(HIGHER_ORDER))
