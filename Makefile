@@ -111,7 +111,7 @@ FUZZBIN     := $(FUZZDIR)/fuzz_axonc
 FUZZOBJS    := $(patsubst $(BUILD)/obj/%,$(FUZZDIR)/obj/%,$(filter-out $(BUILD)/obj/driver/main.o,$(OBJS))) \
                $(FUZZDIR)/obj/fuzz_axonc.o
 FUZZSEEDS   := $(filter-out tests/fuzz/%,$(wildcard tests/*/*.axon tests/*/*/*.axon tests/*/*/*/*.axon)) \
-               $(wildcard samples/*/*.axon)
+               $(wildcard samples/*/*.axon tests/fuzz/seeds/*.axon)
 # The limits (hang, memory, input length) are those of tests/fuzz/options,
 # which the tests use too.
 FUZZOPTS     = $(shell grep -v '^\#' tests/fuzz/options) -dict=tests/fuzz/axon.dict -print_final_stats=1

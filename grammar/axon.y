@@ -37,11 +37,13 @@ int yylex(YYSTYPE *yylval, YYLTYPE *yylloc, void *scanner);
 #define YYMAXDEPTH 10000
 
 static Item *add_item(struct Parser *P, ItemKind kind, const char *name, Loc loc, Loc name_loc);
+static void add_import(struct Parser *P, const char *path, Loc loc, Loc path_loc);
 static Expr *tuple_of(struct Parser *P, PtrVec *items, Loc loc);
 static PtrVec *vec_of(struct Parser *P, void *first);
 static PtrVec take(struct Parser *P, PtrVec *v);
 static Expr *dims_value(struct Parser *P, PtrVec *dims, Loc loc);
 static WhereClause *where_clause(struct Parser *P, char op, DExpr *l, DExpr *r, Loc loc);
+static DExpr *negate_first(struct Parser *P, DExpr *d, Loc minus);
 static Stmt *make_stmt(struct Parser *P, Expr *lhs, TExpr *ann, Expr *rhs, Loc loc);
 static Expr *make_fn(struct Parser *P, PtrVec *params, TExpr *ret, PtrVec *stmts, Expr *body, Loc loc, Loc body_loc);
 
@@ -89,6 +91,7 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 %token EXTERN "extern"
 %token ARROW "->"
 %token WHERE "where"
+%token IMPORT "import"
 %token <str> STRING "string"
 %token LE "<="
 %token <str> SHAPEFN "elements or rank"
@@ -101,7 +104,7 @@ static void yyerror(Loc *loc, void *scanner, struct Parser *P, const char *msg)
 %type <texpr> type ret_opt
 %type <sexpr> shape
 %type <satom> satom
-%type <dexpr> dim dprim pdim
+%type <dexpr> dim sdim dprim pdim
 %type <str> opname
 
 /* `t g` is always read as a tensor type with shape variable g. */
@@ -121,9 +124,11 @@ program
     | program error ';'         { P->need_sep = 0; yyerrok; }
     ;
 
-/* item := name = expr | fn (...) {...} | extern name : type */
+/* item := name = expr | fn (...) {...} | extern name : type
+ *       | import "file.axon"   (before the other items: spec section 2) */
 item
     : IDENT '=' expr            { add_item(P, IT_BIND, $1, @$, @1)->value = $3; }
+    | IMPORT STRING             { add_import(P, $2, @$, @2); }
     | fnexpr
         {
             Loc fn = @1;            /* the main function is named by its `fn` */
@@ -352,8 +357,8 @@ clause
  *      | broadcast(dim, ...)
  *      | elements(shape) | rank(shape)     spec section 5b */
 dims
-    : dim                       { $$ = vec_of(P, $1); }
-    | dims ',' dim              { $$ = $1; pv_push(A, $$, $3); }
+    : sdim                      { $$ = vec_of(P, $1); }
+    | dims ',' sdim             { $$ = $1; pv_push(A, $$, $3); }
     ;
 dim
     : dim '+' dim               { $$ = ast_dim_bin(A, '+', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
@@ -362,6 +367,14 @@ dim
     | dim '/' dim               { $$ = ast_dim_bin(A, '/', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
     | dim '%' dim               { $$ = ast_dim_bin(A, '%', $1, $3, @$); parse_check_depth(P, $$->depth, @$); }
     | dprim
+    ;
+/* An item of [d, ...] may start with a minus (`[-1]`, an axis counted from
+ * the end): it binds tighter than the operators (-a + b is (-a) + b).
+ * Not inside parentheses, where `(- a b)` is the prefix form. */
+sdim
+    : dim
+    | '-' dim %prec UMINUS
+        { $$ = negate_first(P, $2, @1); $$->loc = @$; parse_check_depth(P, $$->depth, @$); }
     ;
 dprim
     : pdim
@@ -407,6 +420,24 @@ static Item *add_item(struct Parser *P, ItemKind kind, const char *name, Loc loc
     return it;
 }
 
+/* `import "file.axon"`: a file whose items this one sees (resolved by the
+ * driver: compile.c).  It comes before the file's other items. */
+static void add_import(struct Parser *P, const char *path, Loc loc, Loc path_loc)
+{
+    if (P->need_sep)
+        diag_error(P->diag, loc, "expected ';' before this item");
+    if (P->prog->items.n)
+        diag_error(P->diag, loc, "an import comes before the file's other items");
+    if (P->prelude)
+        diag_error(P->diag, loc, "the built-in prelude imports nothing");
+    Import *im = ar_alloc(A, sizeof *im);
+    im->path = path;
+    im->loc = loc;
+    im->path_loc = path_loc;
+    pv_push(A, &P->prog->imports, im);
+    P->need_sep = 1;
+}
+
 /* A list for a rule's value: first in it, or empty when first is NULL.
  * Its header is recycled once a node has taken the list (take). */
 static PtrVec *vec_of(struct Parser *P, void *first)
@@ -424,6 +455,23 @@ static PtrVec take(struct Parser *P, PtrVec *v)
     PtrVec r = *v;
     pv_push(A, &P->spare_vecs, v);
     return r;
+}
+
+/* `- d` at the start of a dims item: the leftmost operand of d's binary
+ * operators (all looser than the minus) becomes 0 - operand. */
+static DExpr *negate_first(struct Parser *P, DExpr *d, Loc minus)
+{
+    DExpr **at = &d;
+    while ((*at)->kind == DX_BIN) {
+        (*at)->depth++;                 /* (one level more below) */
+        at = &(*at)->l;
+    }
+    DExpr *zero = ast_dim(A, DX_INT, minus);
+    zero->ival = 0;
+    Loc loc = (*at)->loc;
+    loc.start = minus.start;
+    *at = ast_dim_bin(A, '-', zero, *at, loc);
+    return d;
 }
 
 static WhereClause *where_clause(struct Parser *P, char op, DExpr *l, DExpr *r, Loc loc)

@@ -38,13 +38,39 @@ static int compile_source(Compilation *cp, Source *src, FILE *diag_out)
     cp->prog = parse_source(&cp->arena, &cp->diag, src, 0);
     if (cp->diag.errors)
         return 1;
+    if (cp->prog->imports.n) {
+        /* the imported files' items first, each file once, then the file's
+         * own (spec section 2: as if defined before them) */
+        PtrVec programs = { 0 };
+        imports_resolve(&cp->arena, &cp->diag, cp->prog, &cp->imports, &programs, &cp->imported);
+        if (cp->diag.errors)
+            return 1;
+        Program *all = ar_alloc(&cp->arena, sizeof *all);
+        all->src = src;
+        pv_push(&cp->arena, &programs, cp->prog);
+        for (int i = 0; i < programs.n; i++) {
+            Program *p = programs.items[i];
+            for (int j = 0; j < p->items.n; j++)
+                pv_push(&cp->arena, &all->items, p->items.items[j]);
+            all->nbinders += p->nbinders;
+        }
+        cp->prog = all;
+    }
     infer_program(&cp->ctx, cp->prelude, cp->prog, &cp->checked);
     return cp->diag.errors ? 1 : 0;
 }
 
-static int compile(Compilation *cp, const char *path, FILE *diag_out, int explain, int warn)
+int compile_own_item(const Compilation *cp, const Item *it)
+{
+    return it->loc.src == cp->src;
+}
+
+static int compile(Compilation *cp, const char *path, FILE *diag_out, int explain, int warn, const PtrVec *include)
 {
     compile_init(cp, diag_out, explain, warn);
+    cp->imports.from_disk = 1;
+    if (include)
+        cp->imports.include = *include;
     Source *src = src_load(&cp->arena, path);
     if (!src) {
         int e = errno;
@@ -61,20 +87,31 @@ static int compile(Compilation *cp, const char *path, FILE *diag_out, int explai
     return compile_source(cp, src, diag_out);
 }
 
-int compile_file(Compilation *cp, const char *path, FILE *diag_out, int warn)
+int compile_file(Compilation *cp, const char *path, FILE *diag_out, int warn, const PtrVec *include)
 {
-    return compile(cp, path, diag_out, 0, warn);
+    return compile(cp, path, diag_out, 0, warn, include);
 }
 
-int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int warn)
+int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int warn, const PtrVec *include)
 {
-    return compile(cp, path, diag_out, 1, warn);
+    return compile(cp, path, diag_out, 1, warn, include);
 }
 
 int compile_text(Compilation *cp, const char *name, const char *text, size_t len, FILE *diag_out,
                  int explain)
 {
+    return compile_texts(cp, name, text, len, 0, NULL, NULL, NULL, diag_out, explain);
+}
+
+int compile_texts(Compilation *cp, const char *name, const char *text, size_t len, int nfiles,
+                  const char *const *names, const char *const *texts, const size_t *lens, FILE *diag_out,
+                  int explain)
+{
     compile_init(cp, diag_out, explain, COMPILE_WARN);
+    cp->imports.nmem = nfiles;
+    cp->imports.mem_names = names;
+    cp->imports.mem_texts = texts;
+    cp->imports.mem_lens = lens;
     if (len > SRC_MAX_BYTES) {          /* the bound src_load puts on a file */
         fprintf(diag_out, "%s: error: the input is larger than %d MiB\n", name, SRC_MAX_MIB);
         return 1;
@@ -94,6 +131,8 @@ const char *compile_signatures(Compilation *cp)
     out.limit = SIGNATURE_LIMIT;
     for (int i = 0; i < cp->checked.bindings.n; i++) {
         Binding *b = cp->checked.bindings.items[i];
+        if (!compile_own_item(cp, b->item))
+            continue;               /* (an imported file's: its own check prints it) */
         Namer nm;
         namer_init(&nm, &cp->ctx, 0);
         buf_printf(&out, "%s : ", b->item->name);

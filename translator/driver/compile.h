@@ -3,6 +3,7 @@
 #ifndef AXONC_COMPILE_H
 #define AXONC_COMPILE_H
 
+#include "imports.h"
 #include "infer.h"
 
 #ifndef AXONC_VERSION
@@ -13,19 +14,27 @@ typedef struct Compilation {
     Arena arena;
     Diag diag;
     Ctx ctx;
-    const Source *src;
-    Program *prelude, *prog;
+    const Source *src;      /* the file given */
+    Program *prelude, *prog;    /* prog: the file's items, after those of
+                                 * the files it imports */
     Checked checked;
+    ImportPlace imports;    /* where imports are read */
+    PtrVec imported;        /* const char*: the files imported (depfiles) */
 } Compilation;
+
+/* Whether item it is of the file given (not of one it imports): check
+ * prints and emit exports only those. */
+int compile_own_item(const Compilation *cp, const Item *it);
 
 /* Reads and infers `path`.  Returns 0 on success; on failure the
  * diagnostics have been printed and the return value is the exit status. */
 /* warn: what warnings do: COMPILE_WARN print them, COMPILE_WERROR (-Werror)
  * makes them errors, COMPILE_NOWARN (-w) shows none. */
 enum { COMPILE_WARN, COMPILE_WERROR, COMPILE_NOWARN };
-int compile_file(Compilation *cp, const char *path, FILE *diag_out, int warn);
+/* include: the -I directories (const char*), or NULL. */
+int compile_file(Compilation *cp, const char *path, FILE *diag_out, int warn, const PtrVec *include);
 /* ... keeping what the emitter needs to explain its checks. */
-int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int warn);
+int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int warn, const PtrVec *include);
 /* The same from a buffer in memory (text[0 .. len), which may contain NUL
  * bytes and need not be NUL-terminated; over SRC_MAX_BYTES is refused, as
  * a file is), named `name` in diagnostics and for the default prefix;
@@ -33,6 +42,11 @@ int compile_file_for_emit(Compilation *cp, const char *path, FILE *diag_out, int
  * fuzz target (tests/fuzz/). */
 int compile_text(Compilation *cp, const char *name, const char *text, size_t len, FILE *diag_out,
                  int explain);
+/* The same, with the files it may import in memory too (texts[i] named
+ * names[i]): nothing is read from the file system. */
+int compile_texts(Compilation *cp, const char *name, const char *text, size_t len, int nfiles,
+                  const char *const *names, const char *const *texts, const size_t *lens, FILE *diag_out,
+                  int explain);
 /* Releases everything the compilation allocated (also after a failure). */
 void compile_free(Compilation *cp);
 /* "name : signature" lines for `axonc check`.  NULL if one is too large. */

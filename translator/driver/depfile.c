@@ -49,22 +49,38 @@ static const char *dep_name(Buf *b, const char *s, int target)
     return NULL;
 }
 
-/* The depfile: `OUT: SOURCE`, then `SOURCE:` so that make does not stop
- * when the source is gone.  Returns 0, or 1 after a message when make
- * could not read a name back. */
-int make_rule(Buf *dep, const char *out, const char *file)
+/* Appends one name; on a name make cannot read, a message and 1. */
+static int put_name(Buf *dep, const char *name, int target)
 {
-    const char *names[] = { out, file, file };
-    const char *after[] = { ": ", "\n", ":\n" };
-    for (int i = 0; i < 3; i++) {
-        const char *why = dep_name(dep, names[i], i != 1);
-        if (why) {
-            fputs("axonc: error: a depfile cannot name '", stderr);
-            diag_put_name(stderr, names[i]);
-            fprintf(stderr, "': make cannot read a file name with %s\n", why);
+    const char *why = dep_name(dep, name, target);
+    if (!why)
+        return 0;
+    fputs("axonc: error: a depfile cannot name '", stderr);
+    diag_put_name(stderr, name);
+    fprintf(stderr, "': make cannot read a file name with %s\n", why);
+    return 1;
+}
+
+/* The depfile: `OUT: SOURCE IMPORTED...` (one name a line after the
+ * first, as gcc writes them), then `NAME:` for each prerequisite so that
+ * make does not stop when one is gone.  Returns 0, or 1 after a message
+ * when make could not read a name back. */
+int make_rule(Buf *dep, const char *out, const char *file, const PtrVec *imported)
+{
+    if (put_name(dep, out, 1))
+        return 1;
+    buf_puts(dep, ": ");
+    for (int i = -1; i < imported->n; i++) {
+        if (i >= 0)
+            buf_puts(dep, " \\\n  ");
+        if (put_name(dep, i < 0 ? file : imported->items[i], 0))
             return 1;
-        }
-        buf_puts(dep, after[i]);
+    }
+    buf_puts(dep, "\n");
+    for (int i = -1; i < imported->n; i++) {
+        if (put_name(dep, i < 0 ? file : imported->items[i], 1))
+            return 1;
+        buf_puts(dep, ":\n");
     }
     return 0;
 }

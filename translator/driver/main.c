@@ -1,7 +1,7 @@
 /* main.c - the axonc command line (axon-spec.md section 6).
  *
- *   axonc check FILE.axon [--letters]
- *   axonc emit FILE.axon [-o OUT.h] [--prefix P] [-MD] [-MF DEPFILE]
+ *   axonc check FILE.axon [-I DIR]... [--letters]
+ *   axonc emit FILE.axon [-I DIR]... [-o OUT.h] [--prefix P] [-MD] [-MF DEPFILE]
  *   axonc --help | --version
  * Exit status: 0 success, 1 an error in the input (or in writing the
  * output: output.h), 2 a usage error.
@@ -25,8 +25,8 @@
 #define MIB_DIGITS(n) #n
 
 static const char usage_text[] =
-    "usage: axonc check FILE.axon [--letters] [-Werror | -w]\n"
-    "       axonc emit FILE.axon [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE] [-Werror | -w]\n"
+    "usage: axonc check FILE.axon [-I DIR]... [--letters] [-Werror | -w]\n"
+    "       axonc emit FILE.axon [-I DIR]... [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE] [-Werror | -w]\n"
     "       axonc --help | --version\n";
 
 static const char help_text[] =
@@ -83,11 +83,36 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static int cmd_check(int argc, char **argv)
+/* `-I DIR` or `-IDIR` at argv[*i]: adds DIR to include (which has room
+ * for argc directories).  Returns 1 if taken, 0 if argv[*i] is another
+ * argument, -1 after a usage error. */
+static int include_option(int argc, char **argv, int *i, PtrVec *include)
+{
+    const char *arg = argv[*i];
+    if (strncmp(arg, "-I", 2) != 0)
+        return 0;
+    const char *dir = arg + 2;
+    if (!*dir) {
+        if (*i + 1 >= argc) {
+            usage_error("option '%s' needs a value", arg);
+            return -1;
+        }
+        dir = argv[++*i];
+    }
+    include->items[include->n++] = (void *)dir;
+    return 1;
+}
+
+static int cmd_check(int argc, char **argv, PtrVec *include)
 {
     const char *file = NULL;
     int werror = 0, nowarn = 0, letters = 0;
     for (int i = 0; i < argc; i++) {
+        int inc = include_option(argc, argv, &i, include);
+        if (inc < 0)
+            return 2;
+        if (inc)
+            continue;
         if (strcmp(argv[i], "-Werror") == 0 || strcmp(argv[i], "-w") == 0) {
             *(argv[i][1] == 'w' ? &nowarn : &werror) = 1;
             continue;
@@ -105,7 +130,8 @@ static int cmd_check(int argc, char **argv)
     if (!file)
         return usage_error("%s", "check needs a file");
     Compilation cp;
-    int rc = compile_file(&cp, file, stderr, nowarn ? COMPILE_NOWARN : werror ? COMPILE_WERROR : COMPILE_WARN);
+    int rc = compile_file(&cp, file, stderr, nowarn ? COMPILE_NOWARN : werror ? COMPILE_WERROR : COMPILE_WARN,
+                          include);
     if (rc == 0) {
         cp.ctx.letters = letters;
         const char *sigs = compile_signatures(&cp);
@@ -127,7 +153,7 @@ static int write_emitted(Compilation *cp, Buf *text, const char *what, const cha
     Buf dep;
     buf_init(&dep, &cp->arena);
     if (depfile) {
-        if (make_rule(&dep, out, file))
+        if (make_rule(&dep, out, file, &cp->imported))
             return 1;
         OutFile d = { "depfile", depfile, buf_str(&dep), dep.n };
         files[n++] = d;
@@ -135,12 +161,17 @@ static int write_emitted(Compilation *cp, Buf *text, const char *what, const cha
     return write_outputs(files, n, file) != 0;
 }
 
-static int cmd_emit(int argc, char **argv)
+static int cmd_emit(int argc, char **argv, PtrVec *include)
 {
     const char *file = NULL, *out = NULL, *depfile = NULL;
     int md = 0, dot = 0, plans = 0, werror = 0, nowarn = 0;
     EmitOptions opt = { NULL, EL_F32, 0 };
     for (int i = 0; i < argc; i++) {
+        int inc = include_option(argc, argv, &i, include);
+        if (inc < 0)
+            return 2;
+        if (inc)
+            continue;
         const char *a = argv[i];
         const char *val = NULL;
         /* The options with a value: `-o OUT`, and `--prefix=P` as well as
@@ -195,7 +226,7 @@ static int cmd_emit(int argc, char **argv)
         return usage_error("%s", "-MD and -MF need -o (the depfile names the output)");
     Compilation cp;
     int rc = compile_file_for_emit(&cp, file, stderr,
-                                   nowarn ? COMPILE_NOWARN : werror ? COMPILE_WERROR : COMPILE_WARN);
+                                   nowarn ? COMPILE_NOWARN : werror ? COMPILE_WERROR : COMPILE_WARN, include);
     if (rc == 0) {
         Buf text;
         buf_init(&text, &cp.arena);
@@ -245,10 +276,17 @@ int main(int argc, char **argv)
         static const char version[] = "axonc " AXONC_VERSION "\n";
         return write_stdout(version, strlen(version), "the version", NULL) != 0;
     }
-    if (strcmp(cmd, "check") == 0)
-        return cmd_check(argc - 2, argv + 2);
-    if (strcmp(cmd, "emit") == 0)
-        return cmd_emit(argc - 2, argv + 2);
+    if (strcmp(cmd, "check") == 0 || strcmp(cmd, "emit") == 0) {
+        /* room for every argument as an -I directory */
+        PtrVec include = { malloc((size_t)argc * sizeof(void *)), 0, argc };
+        if (!include.items) {
+            fprintf(stderr, "axonc: out of memory\n");
+            return 1;
+        }
+        int rc = (cmd[0] == 'c' ? cmd_check : cmd_emit)(argc - 2, argv + 2, &include);
+        free(include.items);
+        return rc;
+    }
     if (cmd[0] == '-')
         return usage_error("unknown option '%s'", cmd);
     return usage_error("unknown command '%s'", cmd);

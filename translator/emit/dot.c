@@ -164,7 +164,7 @@ void dot_program(Compilation *cp, Buf *out)
     int k = 0;
     for (int i = 0; i < cp->checked.bindings.n; i++) {
         Binding *b = cp->checked.bindings.items[i];
-        if (b->scheme && b->item->value && b->item->value->kind == EX_FN)
+        if (b->scheme && b->item->value && b->item->value->kind == EX_FN && compile_own_item(cp, b->item))
             dot_function(&d, b, k++);
     }
     buf_puts(out, "}\n");

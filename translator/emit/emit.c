@@ -114,7 +114,7 @@ int emit_plans(Compilation *cp, const EmitOptions *opt, Buf *out)
     const char *prefix = opt->prefix ? opt->prefix : ast_main_name(a, cp->src->name);
     for (int i = 0; i < cp->checked.bindings.n; i++) {
         Binding *b = cp->checked.bindings.items[i];
-        if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
+        if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC || !compile_own_item(cp, b->item))
             continue;
         FnCode fc;
         const char *cname = ar_printf(a, "%s_%s", prefix, cn_spell(a, b->item->name, CN_FUNCTION));
@@ -194,6 +194,8 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
         Binding *b = cp->checked.bindings.items[i];
         if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
             continue;          /* values are not exported (docs/c-api.md) */
+        if (!compile_own_item(cp, b->item))
+            continue;          /* nor an imported file's (spec section 2) */
         const char *cname = ar_printf(a, "%s_%s", prefix, cn_spell(a, b->item->name, CN_FUNCTION));
         FnCode fc;
         if (emit_function(cp, b, cname, opt, &fc))

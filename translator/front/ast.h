@@ -185,8 +185,14 @@ typedef struct Item {
     PtrVec where;          /* IT_EXTERN: WhereClause* */
 } Item;
 
+typedef struct Import {    /* import "path" */
+    const char *path;
+    Loc loc, path_loc;
+} Import;
+
 typedef struct Program {
     const Source *src;
+    PtrVec imports;        /* Import*, in order */
     PtrVec items;          /* Item* */
     uint32_t nbinders;     /* parameters and names bound by patterns, in all
                             * (room for the local names at once) */
