@@ -124,6 +124,8 @@ static void cons_visit(Ctx *c, Constraint *k, const Visitor *v)
     case C_EQ_DIM:
         visit_dim(c, k->l, v, k->rewrites);
         visit_dim(c, k->r, v, k->rewrites);
+        if (k->axis)
+            visit_shape(c, k->sr, v);
         break;
     case C_EQ_SHAPE:
         visit_shape(c, k->sl, v);
@@ -683,6 +685,53 @@ static void count_is(Ctx *c, Constraint *k, Dim *val, const Site *site)
         u_dim(c, dim_of_var(c, k->dres, k->why), val, site);
 }
 
+/* An axis clause with a negative axis a (`[-1]`): the shape after the
+ * axis has -1 - a sizes (and the shape before it what the argument
+ * leaves). */
+static void fix_axis_from_end(Ctx *c, Constraint *k, int64_t a, const Site *site);
+
+/* An axis clause, rank(p) = k (spec section 5b: `[-1]` counts from the
+ * last axis): a constant k >= 0 is rank(p), a negative one fixes the
+ * shape after the axis.  A k that is an expression of sizes (`[n - 1]`,
+ * `[rank(s)]`) is a size, counted from 0 (decision: docs/language.md):
+ * the clause is an equation.  While k is a lone variable it waits: an
+ * operator's k is bound to its argument only after the tensors are
+ * unified (which may fix rank(p) first), and a dims parameter's k stays
+ * to run time, where the header counts it from 0 (plan.c). */
+static void examine_axis(Ctx *c, Constraint *k)
+{
+    Site site = site_of(k->why);
+    Dim *kd = dim_norm(c, k->r);
+    int64_t a;
+    if (dim_is_const(kd, &a) && a < 0) {
+        fix_axis_from_end(c, k, a, &site);
+        return;
+    }
+    DVar *kv = dim_is_var(kd);
+    if (kv && !kv->def) {
+        watch_cons(c, k);
+        return;
+    }
+    finish(c, k);
+    u_dim(c, k->l, k->r, &site);
+}
+
+static void fix_axis_from_end(Ctx *c, Constraint *k, int64_t a, const Site *site)
+{
+    if (a < -(int64_t)RANK_FIX_MAX)
+        type_error(c, k->why->loc, "%s: axis %lld counts back more axes than axonc supports (%d)",
+                   origin_text(c, k->why), (long long)a, RANK_FIX_MAX);
+    uint32_t n = (uint32_t)(-1 - a);
+    Shape *after = shape_norm(c, k->sr);
+    int saved = after->n == 1 && after->s[0].var ? at_level_of(c, after->s[0].var) : c->level;
+    Shape *fresh = shape_new(c, n, k->why);
+    for (uint32_t i = 0; i < n; i++)
+        fresh->s[i].dim = dim_of_var(c, dvar_new(c, NULL), k->why);
+    c->level = saved;
+    finish(c, k);
+    u_shape(c, k->sr, fresh, site);
+}
+
 static void examine_count(Ctx *c, Constraint *k)
 {
     Site site = site_of(k->why);
@@ -823,6 +872,9 @@ static AX_NORETURN void err_negative(Ctx *c, Constraint *k, int64_t v)
     if (k->clause)
         diag_error(c->diag, k->why->loc, "%s: the clause `where %s` does not hold (%s is %lld)",
                    origin_text(c, k->why), k->clause, k->clause_diff, (long long)v);
+    else if (strcmp(buf_str(&b), ar_printf(c->arena, "%lld", (long long)v)) == 0)
+        diag_error(c->diag, k->why->loc, "%s gives a negative size, %lld%s", origin_text(c, k->why), (long long)v,
+                   k->why->kind == OW_TEXT ? " (only an axis argument counts back from the end)" : "");
     else
         diag_error(c->diag, k->why->loc, "%s gives a negative size: %s = %lld", origin_text(c, k->why), buf_str(&b),
                    (long long)v);
@@ -1038,7 +1090,9 @@ static void examine(Ctx *c, Constraint *k)
     Site site = site_of(k->why);
     switch (k->kind) {
     case C_EQ_DIM:
-        if (dim_solve(c, k->l, k->r, &site, k))
+        if (k->axis)
+            examine_axis(c, k);
+        else if (dim_solve(c, k->l, k->r, &site, k))
             finish(c, k);
         else
             watch_cons(c, k);

@@ -195,7 +195,7 @@ static Shape *elab_dims(Elab *e, SAtom *a, const Origin *o)
     for (int k = 0; k < a->dims.n; k++) {
         DExpr *dx = a->dims.items[k];
         r->s[k].dim = elab_dim(e, dx);
-        if (dexpr_any(dx, is_minus))
+        if (dexpr_any(dx, is_minus) && !e->c->axis_value)
             require_nonneg(e->c, r->s[k].dim, at(e, dx->loc));
     }
     return r;
@@ -274,4 +274,61 @@ Dim *elab_dim_in(Ctx *c, Scope *sc, DExpr *d, OriginKind kind, const char *what)
 {
     Elab e = { c, sc, kind, what, 1 };
     return elab_dim(&e, d);
+}
+
+Shape *elab_shape_in(Ctx *c, Scope *sc, SExpr *s, OriginKind kind, const char *what)
+{
+    Elab e = { c, sc, kind, what, 1 };
+    return elab_shape(&e, s);
+}
+
+/* A clause side as a shape: a name that is a shape in the scope, or
+ * broadcast(...) of such sides.  NULL if d is not one. */
+static Shape *clause_shape(Elab *e, DExpr *d)
+{
+    if (d->kind == DX_NAME) {
+        ScopeName *n = find_name(e->sc, d->name);
+        if (!n || n->kind != NK_SHAPE)
+            return NULL;
+        return shape_of_var(e->c, n->var, at(e, d->loc));
+    }
+    if (d->kind != DX_BCAST || strcmp(d->name, "broadcast") != 0)
+        return NULL;
+    PtrVec ops = { 0 };
+    for (int i = 0; i < d->args.n; i++) {
+        Shape *op = clause_shape(e, d->args.items[i]);
+        if (!op)
+            return NULL;
+        pv_push(e->c->arena, &ops, op);
+    }
+    e->sc->wrote_bcast = 1;
+    return bcast_shape(e->c, ops, origin_new(e->c, d->loc, "broadcast", NULL, 0));
+}
+
+/* Whether d names a shape of the scope anywhere (then a clause is between
+ * shapes, or wrong). */
+static int mentions_shape(Scope *sc, const DExpr *d)
+{
+    if (d->kind == DX_NAME) {
+        ScopeName *n = find_name(sc, d->name);
+        return n && n->kind == NK_SHAPE;
+    }
+    if (d->kind == DX_BIN)
+        return mentions_shape(sc, d->l) || mentions_shape(sc, d->r);
+    if (d->kind == DX_BCAST)
+        for (int i = 0; i < d->args.n; i++)
+            if (mentions_shape(sc, d->args.items[i]))
+                return 1;
+    return 0;
+}
+
+int elab_shape_clause(Ctx *c, Scope *sc, DExpr *l, DExpr *r, OriginKind kind, const char *what, Shape **sl,
+                      Shape **sr)
+{
+    if (!mentions_shape(sc, l) && !mentions_shape(sc, r))
+        return 0;
+    Elab e = { c, sc, kind, what, 1 };
+    *sl = clause_shape(&e, l);
+    *sr = *sl ? clause_shape(&e, r) : NULL;
+    return *sl && *sr ? 1 : -1;         /* (on -1 an error follows) */
 }

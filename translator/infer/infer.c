@@ -216,6 +216,23 @@ static Origin *arg_origin(Inf *in, Loc loc, const char *fname, int i, int nargs,
     return o;
 }
 
+/* Whether name, called here, is the prelude's operator (not a local or
+ * an item of that name). */
+static int builtin_callee(Inf *in, const char *name)
+{
+    if (st_get(&in->locals, name))
+        return 0;
+    Binding *b = st_get(&in->globals, name);
+    return b && b->builtin;
+}
+
+/* concat_axis(a, b, c, ..., axis) of the prelude (spec section 5b: any
+ * number of tensors): whether name is it and n > 3. */
+static int nary_concat(Inf *in, const char *name, int n)
+{
+    return n > 3 && strcmp(name, "concat_axis") == 0 && builtin_callee(in, name);
+}
+
 /* Applies a function type to argument types, unifying each parameter with
  * its argument (so a mismatch is reported at that argument). */
 static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args, Type **targs,
@@ -240,8 +257,12 @@ static Type *apply(Inf *in, Type *ft, Loc fn_loc, const char *fname, Expr **args
         type_error(c, fn_loc, "this is not a function; it has type %s", pr_type_str(&nm, ft));
     }
     if ((int)ft->u.fun.n != nargs) {
-        diag_error(c->diag, call_loc, "'%s' takes %u argument%s, but %d %s given", fname ? fname : "this function",
-                   ft->u.fun.n, ft->u.fun.n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        if (fname && nargs < 3 && nary_concat(in, fname, 4))
+            diag_error(c->diag, call_loc, "'%s' takes two or more tensors, then the axis, but %d argument%s %s given",
+                       fname, nargs, nargs == 1 ? "" : "s", nargs == 1 ? "was" : "were");
+        else
+            diag_error(c->diag, call_loc, "'%s' takes %u argument%s, but %d %s given", fname ? fname : "this function",
+                       ft->u.fun.n, ft->u.fun.n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
         /* Where its signature is written down. */
         Binding *b = fname && !st_get(&in->locals, fname) ? st_get(&in->globals, fname) : NULL;
         const char *shown = ast_shown_name(fname);
@@ -345,6 +366,28 @@ static int spec_call(Inf *in, const char *name, Expr **args, int n)
 static Type *call_rule(Inf *in, const Scheme *s, Origin *o, Type **targs, int n, const char *name, Loc fn_loc,
                        Expr **args, Loc call_loc, int binary, Expr *fn, Type *ft);
 
+/* Whether parameter i of s is an axis: `dims [k]` with k the axis of an
+ * axis clause (constraint.c), so that its value may be negative.
+ * Decision (docs/language.md): only a built-in's axis argument, written in
+ * the call: a dims parameter is sizes, >= 0 (spec section 4). */
+static int axis_param(Ctx *c, const Scheme *s, int i)
+{
+    Type *ft = s ? type_prune(s->type) : NULL;
+    if (!ft || ft->kind != TY_FUNC || i >= (int)ft->u.fun.n)
+        return 0;
+    Type *p = type_prune(ft->u.fun.items[i]);
+    if (p->kind != TY_TENSOR || elem_find(p->u.ten.elem)->prim != EL_DIMS)
+        return 0;
+    Shape *sh = shape_norm(c, p->u.ten.shape);
+    DVar *v = sh->n == 1 && sh->s[0].dim ? dim_is_var(dim_norm(c, sh->s[0].dim)) : NULL;
+    for (int j = 0; v && j < s->cons.n; j++) {
+        Constraint *k = s->cons.items[j];
+        if (!k->done && k->kind == C_EQ_DIM && k->axis && dim_is_var(dim_norm(c, k->r)) == v)
+            return 1;
+    }
+    return 0;
+}
+
 static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int n, Loc call_loc, int binary,
                         Expr *fn)
 {
@@ -361,8 +404,36 @@ static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int 
     }
     Type **targs = ar_alloc(c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
     Type *ft = s ? NULL : use_name(in, name, fn_loc);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        int axis = !spec && !binary && s && builtin_callee(in, name) &&
+                   axis_param(c, s, nary_concat(in, name, n) && i == n - 1 ? 2 : i);
+        int saved_axis = c->axis_value;
+        c->axis_value = axis;
         targs[i] = spec && i == 0 ? (args[0]->type = type_var(c, NULL)) : infer(in, args[i]);
+        c->axis_value = saved_axis;
+    }
+    if (!spec && !binary && s && nary_concat(in, name, n)) {
+        /* concat_axis(a, b, c, k) is concat_axis(concat_axis(a, b, k), c, k) */
+        Type *acc = targs[0];
+        for (int i = 1; i < n - 1; i++) {
+            Type *three[3] = { acc, targs[i], targs[n - 1] };
+            Expr *aexprs[3] = { args[0], args[i], args[n - 1] };
+            Origin *oi = o;
+            if (i > 1)
+                callee_scheme(in, name, fn_loc, &oi);
+            Type **saved_args = c->call_args;
+            void **saved_exprs = c->call_exprs;
+            int saved_n = c->call_nargs;
+            c->call_args = three;
+            c->call_exprs = (void **)aexprs;
+            c->call_nargs = 3;
+            acc = call_rule(in, s, oi, three, 3, name, fn_loc, aexprs, call_loc, 0, NULL, NULL);
+            c->call_args = saved_args;
+            c->call_exprs = saved_exprs;
+            c->call_nargs = saved_n;
+        }
+        return acc;
+    }
     /* (the arguments, for the two-names warning: warn.c) */
     Type **saved_args = c->call_args;
     void **saved_exprs = c->call_exprs;
@@ -526,12 +597,51 @@ static int is_dyn(const DExpr *d)
     return d->kind == DX_DYN;
 }
 
+/* An axis clause `rank(p) = k` (spec section 5b, `[-1]` counts from the
+ * last axis): where a parameter of the declaration is `p @ [m] @ s`, p
+ * first, the shape s after the axis, as written (an empty SExpr for
+ * `p @ [m]`); else NULL.  Decision (docs/language.md): such a clause reads
+ * "axis k", so a negative k fixes rank(s) = -1 - k instead. */
+static SExpr *axis_after(Ctx *c, const TExpr *decl, const DExpr *l, const DExpr *r)
+{
+    if (!decl || decl->kind != TX_FUNC || l->kind != DX_RANK || r->kind != DX_NAME || l->shape->atoms.n != 1)
+        return NULL;
+    const SAtom *pv = l->shape->atoms.items[0];
+    if (pv->kind != SA_VAR)
+        return NULL;
+    for (int i = 0; i < decl->items.n; i++) {
+        const TExpr *t = decl->items.items[i];
+        if (t->kind != TX_TENSOR || t->shape->atoms.n < 2)
+            continue;
+        const SAtom *a0 = t->shape->atoms.items[0], *a1 = t->shape->atoms.items[1];
+        if (a0->kind != SA_VAR || strcmp(a0->name, pv->name) != 0 || a1->kind != SA_DIMS || a1->dims.n != 1)
+            continue;
+        SExpr *after = ar_alloc(c->arena, sizeof *after);
+        after->loc = t->shape->loc;
+        for (int k = 2; k < t->shape->atoms.n; k++)
+            pv_push(c->arena, &after->atoms, t->shape->atoms.items[k]);
+        return after;
+    }
+    return NULL;
+}
+
 /* A clause of a declaration's or a function's `where` (spec section 5b):
  * l = r is an equation between sizes, l <= r a `>= 0` on r - l; both
- * become constraints of the scheme, checked (or solved) at every use. */
-static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w)
+ * become constraints of the scheme, checked (or solved) at every use.
+ * l = r between shapes (`broadcast(a, b) = b`) unifies them.  decl: the
+ * declared type of an extern (for axis clauses), or NULL. */
+static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w, const TExpr *decl)
 {
     Origin *o = origin_new(c, w->loc, ar_printf(c->arena, "'%s'", ast_shown_name(who)), NULL, 0);
+    Shape *sl, *sr;
+    int shapes = elab_shape_clause(c, sc, w->l, w->r, OW_SIG, who, &sl, &sr);
+    if (shapes < 0 || (shapes && w->op != '='))
+        type_error(c, w->loc, "a clause between shapes is `shape = shape`, each side a shape's name or broadcast(...) of them");
+    if (shapes) {
+        o->argname = loc_text(c, w->loc);
+        unify_shape(c, sl, sr, o);
+        return;
+    }
     /* elements(a) = elements(b): the newer of two such variables is bound,
      * and the clause prints as written when it is the left one */
     int count_left = w->l->kind == DX_ELEMS || w->l->kind == DX_RANK;
@@ -548,6 +658,18 @@ static void where_clause(Ctx *c, Scope *sc, const char *who, WhereClause *w)
             if (cv[i] && cv[i]->def && !cv[i]->def->done &&
                 (cv[i]->def->kind == C_ELEMS || cv[i]->def->kind == C_RANK))
                 cv[i]->def->clause = origin_clause(o);
+        SExpr *after = axis_after(c, decl, w->l, w->r);
+        if (after) {
+            /* an axis clause (constraint.c): not an equation while k is
+             * not known, so that a rank(p) known first does not fix it */
+            Constraint *k = cons_new(c, C_EQ_DIM, o);
+            k->axis = 1;
+            k->l = l;
+            k->r = r;
+            k->sr = elab_shape_in(c, sc, after, OW_SIG, who);
+            cons_add(c, k);
+            return;
+        }
         unify_dim(c, l, r, o);
     } else {
         Dim *d = dim_sub(c, r, l, o);
@@ -582,7 +704,7 @@ static Type *infer_fn(Inf *in, Expr *e)
             bind_local(in, p->name, scheme_mono(c, p->type));
     }
     for (int i = 0; i < f->where.n; i++)
-        where_clause(c, in->scope, in->current ? in->current->name : "this function", f->where.items[i]);
+        where_clause(c, in->scope, in->current ? in->current->name : "this function", f->where.items[i], NULL);
     for (int i = 0; i < f->stmts.n; i++) {
         Stmt *s = f->stmts.items[i];
         int gen = s->pat->kind == PAT_NAME && is_value(s->value);
@@ -851,7 +973,7 @@ static void infer_item(Inf *in, Item *it, Binding *b)
     if (it->kind == IT_EXTERN) {
         Type *t = elab_type(c, &sc, it->type, OW_SIG, it->name);
         for (int i = 0; i < it->where.n; i++)
-            where_clause(c, &sc, it->name, it->where.items[i]);
+            where_clause(c, &sc, it->name, it->where.items[i], it->type);
         if (type_prune(t)->kind == TY_FUNC) {
             each_result_dim(c, type_prune(t)->u.fun.ret, 0, mark_produced);
             each_result_dim(c, type_prune(t)->u.fun.ret, 0, require_result_fits);

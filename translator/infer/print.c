@@ -578,6 +578,12 @@ static void pr_clauses(Namer *nm, Constraint *c, PtrVec *out)
          * cancelled; else as inference left it, a constant on the right
          * (the paper's reordering rule). */
         Dim *l = c->l, *r = c->r;
+        if (c->axis) {          /* an axis clause, as written: rank(p) = k */
+            pr_dim(nm, b, l);
+            buf_puts(b, " = ");
+            pr_dim(nm, b, r);
+            break;
+        }
         SimpMod mod;
         int is_mod = 0;
         /* (an equation that made a rewrite rule is printed without the

@@ -462,6 +462,10 @@ static void inst_constraints(Inst *in, const Scheme *s)
             k2->l = inst_dim(in, k->l);
             k2->r = inst_dim(in, k->r);
             in->raw = 0;
+            if (k->axis) {
+                k2->axis = 1;
+                k2->sr = inst_shape(in, k->sr);
+            }
             break;
         case C_EQ_SHAPE:
             k2->sl = inst_shape(in, k->sl);

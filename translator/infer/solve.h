@@ -23,6 +23,8 @@
 void unify_type(Ctx *c, Type *expected, Type *actual, const Origin *why);
 /* Two sizes made equal (a `where l = r` clause), like unify_type. */
 void unify_dim(Ctx *c, Dim *expected, Dim *actual, const Origin *why);
+/* Two shapes made equal (`where broadcast(a, b) = b`). */
+void unify_shape(Ctx *c, Shape *expected, Shape *actual, const Origin *why);
 
 /* broadcast(ops...) as a dimension or a shape: the result, resolved at once
  * where the rules allow, else a variable standing for the broadcast. */

@@ -255,6 +255,10 @@ struct Constraint {
     uint8_t done;         /* solved, or replaced by other constraints */
     uint8_t queued;
     uint8_t rewrites;     /* C_EQ_DIM: registered as a rewrite rule */
+    uint8_t axis;         /* C_EQ_DIM of an axis clause, rank(p) = k (l, r),
+                           * sr the shape after the axis: a negative k
+                           * counts from the end, making sr -1 - k sizes;
+                           * a k that is not a constant counts from 0 */
     uint8_t printing;     /* being printed (guards against cycles) */
     uint8_t templ;        /* kept in a scheme: a template that each instance
                            * copies, never itself merged with one */
@@ -330,6 +334,8 @@ typedef struct Ctx {
     PtrVec queue;         /* constraints to look at again */
     int qhead;
     int draining;
+    int axis_value;       /* inferring an axis argument: its dims value may
+                           * be negative (`[-1]`: infer.c, elab.c) */
     int overflow;         /* dimension arithmetic overflowed (1), grew too
                            * large (2), divided by zero (3) */
     int norm_depth;       /* dim.c: the recursion of normalisation */

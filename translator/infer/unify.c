@@ -657,3 +657,11 @@ void unify_dim(Ctx *c, Dim *expected, Dim *actual, const Origin *why)
     if (!c->draining)
         solve_drain(c);
 }
+
+void unify_shape(Ctx *c, Shape *expected, Shape *actual, const Origin *why)
+{
+    Site s = site_of(why);
+    u_shape(c, expected, actual, &s);
+    if (!c->draining)
+        solve_drain(c);
+}
