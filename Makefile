@@ -150,14 +150,15 @@ fuzz: fuzz-build
 	    $(FUZZ_ARGS) $(FUZZDIR)/corpus $(FUZZDIR)/seeds
 
 # Samples: each samples/NAME/ has NAME.axon and main.c.  The header is made
-# by the pattern rule (with a depfile, so editing NAME.axon remakes it).
+# by the pattern rule (with a depfile, so editing NAME.axon or a file it
+# imports remakes it); samples/blocks/ holds the blocks samples import.
 SAMPLES  := $(notdir $(patsubst %/,%,$(dir $(wildcard samples/*/main.c))))
 .SECONDARY: $(SAMPLES:%=$(BUILD)/samples/%.h)
 SAMPLECC := $(CC) -std=c99 -Wall -Wextra -Werror -O2 -g
 vpath %.axon $(addprefix samples/,$(SAMPLES))
 $(BUILD)/samples/%.h: %.axon $(BUILD)/axonc
 	@mkdir -p $(@D)
-	$(BUILD)/axonc emit $< -o $@ -MD $(AXONCFLAGS)
+	$(BUILD)/axonc emit $< -I samples/blocks -o $@ -MD $(AXONCFLAGS)
 $(BUILD)/samples/%: samples/%/main.c $(BUILD)/samples/%.h samples/print_tensor.h
 	$(SAMPLECC) -I$(BUILD)/samples -Isamples $< -o $@
 samples: $(addprefix $(BUILD)/samples/,$(SAMPLES))

@@ -13,11 +13,10 @@ functions type-check while their signatures keep residual constraints.
 Seeded and deterministic:
     gen.py --seed N [--count K] [--out DIR]      writes DIR/pNNNN.axon
     gen.py --seed N                              prints one program
-    gen.py --ops18 ...   spec 5b's last table (conv1d_grouped, linear,
+    gen.py --no-ops18 ... without spec 5b's last table (conv1d_grouped, linear,
         expand, concat_axis of several tensors, arange, negative axes), `%`
-        in where clauses, programs importing a helper file (DIR/pNNNN_lib.axon);
-        off by default until axonc implements them (off, no random draw
-        differs: the programs are those without it)
+        in where clauses, programs importing a helper file (DIR/pNNNN_lib.axon):
+        the programs of the generator before them (no random draw differs)
 """
 import argparse
 import os
@@ -2427,8 +2426,8 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--count', type=int, default=1)
     ap.add_argument('--out')
-    ap.add_argument('--ops18', action='store_true',
-                    help="spec 5b's last operators, negative axes, `%%`, helper files imported")
+    ap.add_argument('--no-ops18', dest='ops18', action='store_false',
+                    help="without spec 5b's last operators, negative axes, `%%` and helper files imported")
     args = ap.parse_args()
     for i in range(args.count):
         stem = 'p%04d' % i

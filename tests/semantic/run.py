@@ -1416,10 +1416,10 @@ def main():
     ap.add_argument('-I', dest='include', action='append', default=[], metavar='DIR',
                     help='where imports are looked for after the importing file\'s directory (spec section 2), '
                          'for axonc and the interpreter')
-    ap.add_argument('--ops18', action='store_true',
-                    help="generate spec 5b's last operators too (conv1d_grouped, linear, expand, concat_axis of "
-                         "several tensors, arange, negative axes, %% in where clauses, programs importing a helper "
-                         "file): off until axonc implements them")
+    ap.add_argument('--no-ops18', dest='ops18', action='store_false',
+                    help="generate only the operators before spec 5b's last table (by default the programs also "
+                         "use conv1d_grouped, linear, expand, concat_axis of several tensors, arange, negative "
+                         "axes, %% in where clauses, and import a helper file)")
     ap.add_argument('--negative', action='store_true', help='random tuples sometimes have negative sizes')
     ap.add_argument('--jobs', type=int, default=0, help='worker processes (default: the number of CPUs, at most 4)')
     ap.add_argument('--budget', type=int, default=20000, help="the solver's work limit per tuple")

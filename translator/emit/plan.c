@@ -1127,6 +1127,38 @@ static int try_bcast_shape(Pl *pl, Constraint *k)
     return 1;
 }
 
+/* rank(v) = d with d known: v's length, which a match of a shape with v
+ * and another unknown run then can place. */
+static void run_len(Pl *pl, Constraint *k, SVar *v, Dim *d)
+{
+    Ctx *c = pl->c;
+    PRun *r = ar_alloc(c->arena, sizeof *r);
+    r->name = var_name(pl, &v->stamp, &v->mark, v->id);
+    r->from = ar_printf(c->arena, "rank(%s)", r->name);
+    set_run(pl, v, r);
+    PStep *st = step(pl, PS_RUN_LEN, k->why);
+    st->k = k;
+    st->run = v;
+    st->d = d;
+}
+
+/* An axis clause rank(p) = k left to run time (a dims parameter: it counts
+ * from 0, docs/language.md): k, once known, is p's length. */
+static int try_axis(Pl *pl, Constraint *k)
+{
+    Ctx *c = pl->c;
+    Dim *d = dim_norm(c, k->r);
+    DVar *rv = dim_is_var(dim_norm(c, k->l));
+    if (!rv || !rv->def || rv->def->kind != C_RANK || !plan_dim_known(pl->p, d) || plan_maybe_unknown(pl->p, d))
+        return 0;
+    Shape *s = shape_norm(c, rv->def->sl);
+    SVar *v = s->n == 1 ? s->s[0].var : NULL;
+    if (!v || plan_run(v))
+        return 0;
+    run_len(pl, k, v, d);
+    return 1;
+}
+
 /* elements(s) or rank(s) once s is known at run time: a local that its
  * variable takes, or (the variable bound by inference) an equation. */
 static int try_count(Pl *pl, Constraint *k)
@@ -1141,14 +1173,7 @@ static int try_count(Pl *pl, Constraint *k)
         if (k->kind != C_RANK || !v || plan_run(v) || !k->dres->link || !plan_dim_known(pl->p, d) ||
             plan_maybe_unknown(pl->p, d))
             return 0;
-        PRun *r = ar_alloc(c->arena, sizeof *r);
-        r->name = var_name(pl, &v->stamp, &v->mark, v->id);
-        r->from = ar_printf(c->arena, "rank(%s)", r->name);
-        set_run(pl, v, r);
-        PStep *st = step(pl, PS_RUN_LEN, k->why);
-        st->k = k;
-        st->run = v;
-        st->d = d;
+        run_len(pl, k, v, d);
         return 1;
     }
     PStep *st = step(pl, PS_COUNT, k->why);
@@ -1224,6 +1249,8 @@ static int try_cons(Pl *pl, Constraint *k)
     case C_BCAST_SHAPE:
         return try_bcast_shape(pl, k);
     case C_EQ_DIM:
+        if (k->axis && try_axis(pl, k))
+            return 1;
         if (!known_raw(pl->p, k->l, k->rewrites) && !known_raw(pl->p, k->r, k->rewrites))
             return 0;
         {

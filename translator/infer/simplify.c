@@ -200,6 +200,57 @@ static Dim *cancel_common(Ctx *c, Dim *d, int *cut)
     return dim_canon(c, m, d->nt, NULL);
 }
 
+/* p = A * x + k * A = A * (x + k) with x a size and k > 0 a constant: as
+ * x + k > 0, p = 0 exactly when A = 0 (`h * (d / h) * (p + 1) = d * (p + 1)`
+ * is `h * (d / h) = d`).  Returns A, or NULL. */
+static Dim *cancel_positive_linear(Ctx *c, Dim *p)
+{
+    for (uint32_t i = 0; i < p->nt; i++)
+        for (uint32_t j = 0; j < p->t[i].nf; j++) {
+            DVar *x = p->t[i].f[j].var;
+            if (!x)
+                continue;
+            /* A: the terms with x (x taken out), B: those without */
+            Mono *a = ar_alloc(c->arena, sizeof(Mono) * p->nt), *b = ar_alloc(c->arena, sizeof(Mono) * p->nt);
+            uint32_t na = 0, nb = 0;
+            int linear = 1;
+            for (uint32_t k = 0; k < p->nt && linear; k++) {
+                const Mono *t = &p->t[k];
+                int at = -1;
+                for (uint32_t l = 0; l < t->nf; l++)
+                    if (t->f[l].var == x)
+                        at = (int)l;
+                if (at < 0) {
+                    b[nb++] = *t;
+                    continue;
+                }
+                if (t->f[at].pow != 1) {
+                    linear = 0;
+                    break;
+                }
+                Factor *f = ar_alloc(c->arena, sizeof(Factor) * t->nf);
+                uint32_t nf = 0;
+                for (uint32_t l = 0; l < t->nf; l++)
+                    if ((int)l != at)
+                        f[nf++] = t->f[l];
+                a[na++] = (Mono){ t->coef, nf, f };
+            }
+            if (!linear || !na || !nb)
+                continue;
+            Dim *A = dim_canon(c, a, na, NULL), *B = dim_canon(c, b, nb, NULL);
+            if (A->nt != B->nt || A->t[0].coef == 0 || B->t[0].coef % A->t[0].coef != 0)
+                continue;
+            int64_t k = B->t[0].coef / A->t[0].coef;
+            int saved = c->overflow;
+            Dim *rest = k > 0 ? dim_sub(c, B, dim_scale(c, A, k, NULL), NULL) : NULL;
+            int ok = rest && !c->overflow && is_zero(rest);
+            c->overflow = saved;
+            if (ok)
+                return A;
+        }
+    return NULL;
+}
+
 int simp_equation(Ctx *c, Dim **l, Dim **r, SimpMod *mod, int *is_mod)
 {
     *is_mod = 0;
@@ -211,6 +262,8 @@ int simp_equation(Ctx *c, Dim **l, Dim **r, SimpMod *mod, int *is_mod)
     }
     int cut;
     Dim *p = cancel_common(c, diff, &cut);
+    for (Dim *a; p->nt > 1 && (a = cancel_positive_linear(c, p)) != NULL;)
+        p = cancel_common(c, a, &cut);
     int64_t z;
     if (dim_is_const(p, &z)) {      /* `a * b * h * w = 0`, not `1 = 0` */
         p = diff;

@@ -1,6 +1,6 @@
 #!/bin/sh
-# compile-matrix.sh - every program under samples/ and tests/check/ through
-# `axonc emit`, and each header through the compilers it must satisfy, all
+# compile-matrix.sh - every program under samples/ (-I samples/blocks, where
+# the blocks that samples import are) and tests/check/ through `axonc emit`, and each header through the compilers it must satisfy, all
 # with -Wall -Wextra -Werror:
 #   each header alone:   gcc -std=c99 -pedantic (included twice, every
 #                        function called), gcc -ffreestanding -fsyntax-only,
@@ -25,8 +25,12 @@ if [ "${4:-}" = one ]; then
     src=$5
     stem=$(basename "$src" .axon | tr -c 'A-Za-z0-9_\n' '_')
     case $stem in [0-9]*) stem="_$stem" ;; esac
+    # the shared blocks of samples/blocks/ (attention.axon beside the
+    # attention sample): their own names and prefix
+    pre=
+    case $src in samples/blocks/*) stem="blocks_$stem"; pre="--prefix $stem" ;; esac
     h="$WORK/$stem.h"
-    if ! "$AXONC" emit "$src" -o "$h" 2>"$WORK/$stem.warn"; then
+    if ! "$AXONC" emit "$src" -I samples/blocks $pre -o "$h" 2>"$WORK/$stem.warn"; then
         echo "FAIL emit $src"; cat "$WORK/$stem.warn"; exit 1
     fi
     fns=$(sed -n 's/^AXON_FN int \([A-Za-z0-9_]*\)_shape(.*/\1/p' "$h")

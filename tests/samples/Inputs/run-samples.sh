@@ -1,7 +1,8 @@
 #!/bin/sh
 # run-samples.sh - every sample that `make samples` builds (samples/NAME/
-# with a main.c): emit NAME.h from the repository root, so that the messages
-# name samples/NAME/NAME.axon as the Makefile's rule does; compile main.c
+# with a main.c): emit NAME.h from the repository root (-I samples/blocks,
+# where the shared blocks are), so that the messages name
+# samples/NAME/NAME.axon as the Makefile's rule does; compile main.c
 # with the given compiler command; run it; compare its stdout with
 # samples/NAME/expected.txt.  Prints "ok NAME" or "FAIL NAME: why" for each,
 # then "N samples, N failed"; exits 1 if any failed (or none was found).
@@ -25,8 +26,8 @@ for main in samples/*/main.c; do
     dir=${main%/main.c}
     name=${dir#samples/}
     n=$((n + 1))
-    if ! "$AXONC" emit "$dir/$name.axon" -o "$WORK/$name.h" 2>"$WORK/$name.emit.log"; then
-        fail "axonc emit $dir/$name.axon failed" "$WORK/$name.emit.log"
+    if ! "$AXONC" emit "$dir/$name.axon" -I samples/blocks -o "$WORK/$name.h" 2>"$WORK/$name.emit.log"; then
+        fail "axonc emit $dir/$name.axon -I samples/blocks failed" "$WORK/$name.emit.log"
         continue
     fi
     if ! "$@" -I"$WORK" -I"$ROOT/samples" "$main" -o "$WORK/$name" >"$WORK/$name.cc.log" 2>&1; then
