@@ -66,7 +66,12 @@ enum {
     AXON_ERR_DIVISIBILITY = 4,  /* a size that is not a multiple it must be */
     AXON_ERR_NEGATIVE = 5,      /* a computed size would be negative */
     AXON_ERR_OVERFLOW = 6,      /* a size or element count overflows int64 */
-    AXON_ERR_CONSTRAINT = 7     /* another residual constraint fails */
+    AXON_ERR_CONSTRAINT = 7,    /* another residual constraint fails */
+    /* run()'s data errors (spec section 9b): */
+    AXON_ERR_INDEX = 8,         /* an index outside its table (gather) */
+    AXON_ERR_ZERO_DIVISION = 9, /* an integer division by zero */
+    AXON_ERR_EMPTY = 10,        /* argmax over an empty axis */
+    AXON_ERR_EXTERN = 11        /* an extern failed, or has no function */
 };
 
 typedef struct axon_error {
@@ -87,6 +92,10 @@ AXON_FN const char *axon_status_name(int status)
     case AXON_ERR_NEGATIVE: return "AXON_ERR_NEGATIVE";
     case AXON_ERR_OVERFLOW: return "AXON_ERR_OVERFLOW";
     case AXON_ERR_CONSTRAINT: return "AXON_ERR_CONSTRAINT";
+    case AXON_ERR_INDEX: return "AXON_ERR_INDEX";
+    case AXON_ERR_ZERO_DIVISION: return "AXON_ERR_ZERO_DIVISION";
+    case AXON_ERR_EMPTY: return "AXON_ERR_EMPTY";
+    case AXON_ERR_EXTERN: return "AXON_ERR_EXTERN";
     default: return "AXON_ERR_UNKNOWN";
     }
 }
