@@ -221,7 +221,7 @@ def int_binary(op, a, b):
         elif op == '*':
             v = x * y
         elif op == '/':
-            check_int_divisor(y, x.size)
+            check_int_divisor(y, x.size, us[1])
             v = floordiv_int(x, y)
         elif op in ('max', 'maximum'):
             v = np.maximum(x, y)
@@ -520,7 +520,7 @@ def reduce_spec(name, spec, a):
         if is_float(a.elem):
             return binary('/', s, const(n, a.elem))
         if s.v.size and n == 0:
-            raise DataError('mean over an empty axis')
+            raise DataError('mean over an empty axis', 'zero_division')
         return T(floordiv_int(s.v, np.asarray(n, s.v.dtype)) if n else s.v, a.elem, 0.0, s.unc)
     # lay the input out as [output axes..., reduced axes flattened]
     perm = np_spec(ops, out) + ''.join(red)
@@ -572,7 +572,7 @@ def argmax_last(a):
     n = a.shape[-1]
     if n == 0:
         if a.v.size or np.prod(a.shape[:-1], dtype=np.int64) > 0:
-            raise DataError('argmax over an empty axis')
+            raise DataError('argmax over an empty axis', 'empty')
         return T(np.zeros(a.shape[:-1], np.int32), 'i32')
     order = np.lexsort(order_keys(a), axis=-1)
     idx = order[..., 0]
@@ -800,8 +800,9 @@ def gather(table, idx):
     v = table.shape[0]
     ix = idx.v.astype(np.int64) if idx.elem != 'u64' else idx.v
     if ix.size and (np.any(ix < 0) or np.any(ix >= v)):
-        bad = ix[(ix < 0) | (ix >= v)].ravel()[0]
-        raise DataError('gather: index %d outside [0, %d)' % (int(bad), v))
+        out = (ix < 0) | (ix >= v)
+        bad = ix[out].ravel()[0]
+        raise DataError('gather: index %d outside [0, %d)' % (int(bad), v), 'index', bool(np.all(idx.unc[out])))
     ix = ix.astype(np.int64)
     r = apply_same(table, lambda x: x[ix])
     extra = (None,) * (len(table.shape) - 1)
@@ -863,7 +864,7 @@ def windows(a, ks, stride, dil):
     return as_strided(a, shape, strides, writeable=False)
 
 
-def conv(x, w, stride, pad, dil, groups, what):
+def conv(x, w, stride, pad, dil, groups, what, groups_clause=False):
     """Grouped, strided, dilated, zero-padded cross-correlation over the
     trailing len(stride) axes (NC..., weights KC...)."""
     nd = len(stride)
@@ -873,6 +874,9 @@ def conv(x, w, stride, pad, dil, groups, what):
     b, cx = x.shape[:2]
     kk, cw = w.shape[:2]
     ks = w.shape[2:]
+    if groups_clause and any(k < 1 for k in ks):
+        # conv1d_grouped / conv2d_grouped: `where 1 <= r` (docs/language.md)
+        raise EvalError('%s: a window of %s (needs at least 1)' % (what, list(ks)))
     outs = tuple(out_size(x.shape[2 + i], ks[i], stride[i], pad[i], dil[i], what) for i in range(nd))
     g = groups
     if g == 0:
@@ -912,5 +916,5 @@ def pool(x, ks, stride, pad, kind, what):
     if is_float(x.elem):
         return binary('/', s, const(n, x.elem))
     if s.v.size and n == 0:
-        raise DataError('avgpool over an empty window')
+        raise DataError('avgpool over an empty window', 'zero_division')
     return T(floordiv_int(s.v, np.asarray(n, s.v.dtype)), x.elem, 0.0, s.unc)

@@ -126,6 +126,9 @@ class Parser(object):
                 item = Item('extern', name, ty, where, line, self.filename)
             elif self.kind() == 'fn':
                 item = Item('main', None, self.lambda_(), [], line, self.filename)
+            elif self.kind() == 'import':
+                raise ParseError('%s:%d: an import after an item (imports come first in a file)'
+                                 % (self.filename, line))
             else:
                 name = self.expect('id')[1]
                 self.expect('=')

@@ -92,11 +92,15 @@ class BF16(object):
 # ---------------------------------------------------------------- run-time values
 
 class Dims(object):
-    """A dims value (spec 5b): a list of sizes."""
-    __slots__ = ('d',)
+    """A dims value (spec 5b): a list of sizes.  from_end: an axis argument
+    written in a built-in's call as a constant (`[-1]`), which may be
+    negative and then counts from the last axis (docs/language.md, the
+    decisions on negative axes); every other dims value gives sizes, >= 0."""
+    __slots__ = ('d', 'from_end')
 
-    def __init__(self, d):
+    def __init__(self, d, from_end=False):
         self.d = tuple(int(x) for x in d)
+        self.from_end = from_end
 
     def __repr__(self):
         return 'Dims%r' % (self.d,)
@@ -251,6 +255,15 @@ class Evaluator(object):
             raise EvalError('%s: expected a tensor, got %s' % (what, kind_name(v)))
         return v
 
+    def axis(self, v, what):
+        """A built-in's axis argument: dims [k]; k < 0 only where written in
+        the call as a constant (Dims.from_end)."""
+        k = self.dims(v, 1, "the axis of '%s'" % what)[0]
+        if k < 0 and not v.from_end:
+            raise EvalError("'%s': an axis of %d from a dims value given elsewhere (only a constant "
+                            "written in the call counts from the end)" % (what, k))
+        return k
+
     def dims(self, v, n, what):
         if not isinstance(v, Dims):
             raise EvalError('%s: expected a dims value, got %s' % (what, kind_name(v)))
@@ -278,16 +291,36 @@ class Evaluator(object):
             return tuple(self.eval(x, env, scope) for x in e[1])
         if k == 'call':
             f = self.eval(e[1], env, scope)
-            return self.apply(f, [self.eval(a, env, scope) for a in e[2]])
+            ax = axis_position(f, len(e[2]))
+            return self.apply(f, [self.eval_axis(a, scope) if i == ax and a[0] == 'dimsv'
+                                  else self.eval(a, env, scope) for i, a in enumerate(e[2])])
         if k == 'bin':
             return self.call_builtin(e[1], [self.eval(e[2], env, scope), self.eval(e[3], env, scope)])
         if k == 'neg':
             return self.call_builtin('neg', [self.eval(e[1], env, scope)])
         if k == 'dimsv':
-            return Dims(self.eval_dim(d, scope) for d in e[1])
+            v = Dims(self.eval_dim(d, scope) for d in e[1])
+            if any(x < 0 for x in v.d):
+                raise EvalError('this dims value gives a negative size, %d (only an axis argument '
+                                'counts back from the end)' % min(v.d))
+            return v
         if k == 'fn':
             return Closure(e, env, scope)
         raise EvalError('unknown expression %r' % (k,))
+
+    def eval_axis(self, e, scope):
+        """A dims value written as a built-in's axis argument: a negative
+        constant (no names: `[-1]`, `[0 - 2]`) counts from the last axis; an
+        expression of sizes (`[n - 1]`, `[rank(s)]`) is a size, counted from
+        0, and must not be negative (as a run-time axis, a rank error)."""
+        vals = []
+        const = True
+        for d in e[1]:
+            vals.append(self.eval_dim(d, scope))
+            const = const and dim_is_constant(d)
+        if not const and any(x < 0 for x in vals):
+            raise EvalError('an axis of %d: an axis given by sizes counts from 0' % min(vals))
+        return Dims(vals, from_end=const)
 
     def exec_stmt(self, st, env, scope):
         if st[0] == 'let':
@@ -395,9 +428,9 @@ class Evaluator(object):
         if name == 'arange':
             return axops.arange(d(0, 1)[0])
         if name == 'concat_axis':
-            if len(a) < 2:
-                raise EvalError('concat_axis needs tensors and an axis')
-            return axops.concat_axis([t(i) for i in range(len(a) - 1)], d(len(a) - 1, 1)[0])
+            if len(a) < 3:
+                raise EvalError("'concat_axis' takes two or more tensors, then the axis")
+            return axops.concat_axis([t(i) for i in range(len(a) - 1)], self.axis(a[-1], name))
         simple = {'nonzero': axops.nonzero, 'transpose': axops.transpose,
                   'reverse': axops.reverse, 'flatten': axops.flatten, 'softmax': axops.softmax,
                   'log_softmax': lambda x: axops.softmax(x, log=True)}
@@ -414,7 +447,7 @@ class Evaluator(object):
         if name == 'expand':
             return axops.expand(t(0), d(1, None))
         if name == 'slice':
-            return axops.slice_(t(0), d(1, 1)[0], d(2, 1)[0], d(3, 1)[0])
+            return axops.slice_(t(0), self.axis(a[1], name), d(2, 1)[0], d(3, 1)[0])
         if name == 'conv':
             return axops.conv(t(0), t(1), (1, 1), (0, 0), (1, 1), 1, 'conv')
         if name in ('conv1d', 'conv2d'):
@@ -422,7 +455,7 @@ class Evaluator(object):
             return axops.conv(t(0), t(1), d(2, nd), d(3, nd), (1,) * nd, 1, name)
         if name in ('conv1d_grouped', 'conv2d_grouped'):
             nd = 1 if name == 'conv1d_grouped' else 2
-            return axops.conv(t(0), t(1), d(2, nd), d(3, nd), d(4, nd), d(5, 1)[0], name)
+            return axops.conv(t(0), t(1), d(2, nd), d(3, nd), d(4, nd), d(5, 1)[0], name, True)
         if name in ('maxpool2d', 'avgpool2d', 'maxpool1d', 'avgpool1d'):
             nd = 1 if name.endswith('1d') else 2
             return axops.pool(t(0), d(1, nd), d(2, nd), d(3, nd), name[:3], name)
@@ -703,8 +736,8 @@ class Evaluator(object):
             return v
         if k == 'op':
             x, y = self.eval_dim(d[2], scope), self.eval_dim(d[3], scope)
-            if d[1] in ('/', '%') and y == 0:
-                raise EvalError('a size divided by 0')
+            if d[1] in ('/', '%') and y <= 0:
+                raise EvalError('a size divided by %d (a divisor is a size, and not 0)' % y)
             return {'+': x + y, '-': x - y, '*': x * y, '/': x // y if y else 0,
                     '%': x % y if y else 0}[d[1]]
         if k in ('elements', 'rank'):
@@ -729,6 +762,26 @@ class Evaluator(object):
 
 class Unbound(EvalError):
     pass
+
+
+AXIS_ARG = {'concat_axis': -1, 'slice': 1}
+
+
+def axis_position(f, nargs):
+    """The position of a built-in's axis argument in a call of nargs
+    arguments (concat_axis: the last; slice: the second), or None."""
+    if isinstance(f, Builtin) and f.name in AXIS_ARG and nargs:
+        return AXIS_ARG[f.name] % nargs
+    return None
+
+
+def dim_is_constant(d):
+    """A dimension expression without names (sizes, elements, rank)."""
+    if d[0] == 'int':
+        return True
+    if d[0] == 'op':
+        return dim_is_constant(d[2]) and dim_is_constant(d[3])
+    return False
 
 
 def forced(args, positions, elem):
@@ -820,6 +873,9 @@ def stem_name(path):
     return '_' + s if not s or s[0].isdigit() else s
 
 
+MAX_IMPORT_DEPTH = 256      # docs/language.md, section 9: imports nest at most 256 deep
+
+
 def load_items(text, path, include_dirs):
     """The items of a file and of its imports (those first, in order);
     a file imported twice counts once."""
@@ -833,7 +889,7 @@ def load_items(text, path, include_dirs):
                 return os.path.realpath(c)
         raise EvalError('%s: cannot find the import "%s"' % (importer or '<input>', name))
 
-    def visit(src, p):
+    def visit(src, p, depth=0):
         imports, its = parse(src, p or '<input>')
         for name in imports:
             r = resolve(name, p)
@@ -841,9 +897,11 @@ def load_items(text, path, include_dirs):
                 raise EvalError('an import cycle: %s imports %s' % (p, r))
             if r in done:
                 continue
+            if depth + 1 > MAX_IMPORT_DEPTH:
+                raise EvalError('%s: imports are nested more than %d deep' % (p, MAX_IMPORT_DEPTH))
             stack.append(r)
             with open(r) as fh:
-                visit(fh.read(), r)
+                visit(fh.read(), r, depth + 1)
             stack.pop()
             done.add(r)
         for it in its:
@@ -869,6 +927,8 @@ def to_value(a):
         return T(a.values, 'bf16')
     if isinstance(a, (tuple, list)):
         if all(isinstance(x, (int, np.integer)) for x in a):
+            if any(int(x) < 0 for x in a):
+                raise EvalError('a dims argument %s with a negative size' % (tuple(int(x) for x in a),))
             return Dims(a)
         return tuple(to_value(x) for x in a)
     if isinstance(a, (np.ndarray, np.generic)):

@@ -256,6 +256,205 @@ def t_dims():
                  [np.zeros(2, F64)])
 
 
+# ---------------------------------------------------------------- spec 5b's last table
+
+def t_added():
+    """linear, conv1d_grouped, expand, concat_axis of any number of tensors,
+    arange, and negative axis arguments (docs/language.md, 5b: the decisions
+    on negative axes)."""
+    a = arr([[1, 2, 3], [4, 5, 6]])
+    w = arr([[1, 0], [0, 1], [1, -1]])
+    check('linear of a vector', 'f = fn (x, w) { linear(x, w) };', 'f', [arr([1, 2, 3]), w], [[4, -1]])
+    check('linear over two leading axes', 'f = fn (x, w) { linear(x, w) };', 'f', [np.stack([a, -a]), w],
+          [[[[4, -1], [10, -1]], [[-4, 1], [-10, 1]]]])
+    check('linear with k = 0 sums nothing', 'f = fn (x, w) { linear(x, w) };', 'f',
+          [np.zeros((2, 0), F32), np.zeros((0, 3), F32)], [np.zeros((2, 3))])
+    check('linear of integers wraps', 'f = fn (x, w) { linear(x, w) };', 'f', [arr([[100, 100]], I8), arr([[1], [1]], I8)],
+          [[[-56]]], ['i8'])
+    check('linear with annotations (docs example)',
+          'f = fn (x : f32 [b, n, 3], W : f32 [3, 2]) { linear(x, W) };', 'f', [np.stack([a, a]), w],
+          [[[[4, -1], [10, -1]], [[4, -1], [10, -1]]]])
+    check_raises('linear: the last axis is not the weight\'s first', EvalError, 'f = fn (x, w) { linear(x, w) };',
+                 'f', [a, arr([[1, 2]])])
+    check_raises('linear: a weight of rank 3', EvalError, 'f = fn (x, w) { linear(x, w) };', 'f',
+                 [a, np.zeros((3, 2, 1), F32)])
+    check_raises('linear of a scalar', EvalError, 'f = fn (x, w) { linear(x, w) };', 'f', [arr(1), w])
+    # conv1d_grouped: depthwise over [1, 2, 4] with kernels [2, 1, 3], padding 1, stride 2
+    x = arr([[[1, 2, 3, 4], [10, 20, 30, 40]]])
+    k = arr([[[1, 1, 1]], [[1, 0, -1]]])
+    check('conv1d_grouped depthwise, padding 1, stride 2 (by hand)',
+          'f = fn (x, k) { conv1d_grouped(x, k, [2], [1], [1], [2]) };', 'f', [x, k],
+          [[[[3, 9], [-20, -20]]]])
+    check('conv1d_grouped two groups of two channels, two filters each',
+          'f = fn (x, k) { conv1d_grouped(x, k, [1], [0], [1], [2]) };', 'f',
+          [arr([[[1, 2], [3, 4], [5, 6], [7, 8]]]), arr([[[1], [0]], [[0], [1]], [[1], [1]], [[1], [-1]]])],
+          [[[[1, 2], [3, 4], [12, 14], [-2, -2]]]])
+    check('conv1d_grouped dilation 3 over an exact fit',
+          'f = fn (x, k) { conv1d_grouped(x, k, [1], [0], [3], [1]) };', 'f',
+          [arr([[[1, 2, 3, 4, 5, 6, 7]]]), arr([[[1, 1, 1]]])], [[[[12]]]])
+    check('conv1d_grouped, the Conformer example (annotations, k = 1 filter per group)',
+          'f = fn (x : f32 [b, c, l], k : f32 [c, 1, 3]) { conv1d_grouped(x, k, [1], [1], [1], [c]) };', 'f',
+          [x, np.ones((2, 1, 3), F32)], [[[[3, 6, 9, 7], [30, 60, 90, 70]]]])
+    check_raises('conv1d_grouped: a window of 0 (where 1 <= r)', EvalError,
+                 'f = fn (x, k) { conv1d_grouped(x, k, [1], [0], [1], [1]) };', 'f',
+                 [arr([[[1, 2]]]), np.zeros((1, 1, 0), F32)])
+    check_raises('conv1d_grouped: a dilated window past the padded input', EvalError,
+                 'f = fn (x, k) { conv1d_grouped(x, k, [1], [0], [2], [1]) };', 'f',
+                 [arr([[[1, 2, 3, 4]]]), np.ones((1, 1, 3), F32)])
+    check_raises('conv1d_grouped: channels not a multiple of the groups', EvalError,
+                 'f = fn (x, k) { conv1d_grouped(x, k, [1], [0], [1], [2]) };', 'f',
+                 [np.ones((1, 3, 4), F32), np.ones((2, 1, 1), F32)])
+    # expand: NumPy's broadcast_to
+    check('expand: the class token per batch row (docs example)',
+          'f = fn (cls : f32 [1, 1, d]) { expand(cls, [3, 1, d]) };', 'f', [arr([[[1, 2]]])],
+          [[[[1, 2]], [[1, 2]], [[1, 2]]]])
+    check('expand: a shorter shape aligned to the right, 1s stretched', 'f = fn (x, y) { expand(x, [2, 3]), expand(y, [2, 3]) };',
+          'f', [arr([1, 2, 3]), arr([[1], [2]])], [[[1, 2, 3], [1, 2, 3]], [[1, 1, 1], [2, 2, 2]]])
+    check('expand: a scalar, and to a 0 size', 'f = fn (x, y) { expand(x, [2]), expand(y, [0, 2]) };', 'f',
+          [arr(7), arr([[5, 6]])], [[7, 7], np.zeros((0, 2))])
+    check('expand: the same shape', 'f = fn (x) { expand(x, [2, 3]) };', 'f', [a], [a])
+    check('expand: a literal takes its use\'s type (f16)', 'f = fn (x : f16 [2]) { x + expand(0.1, [2]) };', 'f',
+          [arr([0, 0], F16)], [[float(np.float16(0.1))] * 2], ['f16'])
+    check('expand keeps bounds and marks', 'f = fn (x) { expand(x / 3, [2, 1]) };', 'f', [arr([1])],
+          [[[1 / 3], [1 / 3]]], rtol=1e-7)
+    out = ev('f = fn (x) { expand(x / 3, [2, 1]) };', 'f', arr([1]))[0]
+    check_true('expand: the broadcast bound', out.bound.shape == (2, 1) and np.all(out.bound > 0)
+               and out.bound[0, 0] == out.bound[1, 0])
+    check_raises('expand: a size that is neither 1 nor the target\'s', EvalError,
+                 'f = fn (x) { expand(x, [2, 3]) };', 'f', [arr([1, 2])])
+    check_raises('expand: a rank above the target\'s', EvalError, 'f = fn (x) { expand(x, [3]) };', 'f',
+                 [arr([[1, 2, 3]])])
+    check_raises('expand: a target with a negative size', EvalError, 'f = fn (x) { expand(x, [-1]) };', 'f',
+                 [arr([1])])
+    # concat_axis of any number of tensors
+    b = arr([[7], [8]])
+    check('concat_axis of four tensors on axis 1', 'f = fn (p, q, r, s) { concat_axis(p, q, r, s, [1]) };', 'f',
+          [a, b, a[:, :0], b], [[[1, 2, 3, 7, 7], [4, 5, 6, 8, 8]]])
+    check('concat_axis of three is a fold of two', 'f = fn (p, q, r) { concat_axis(p, q, r, [0]), concat_axis(concat_axis(p, q, [0]), r, [0]) };',
+          'f', [a, a[:1], a], [np.concatenate([a, a[:1], a]), np.concatenate([a, a[:1], a])])
+    x3 = np.arange(12, dtype=F32).reshape(2, 3, 2)
+    check('concat_axis [-1] [-2] [-3] of rank 3', 'f = fn (x) { concat_axis(x, x, [-1]), concat_axis(x, x, [-2]), concat_axis(x, x, [-3]) };',
+          'f', [x3], [np.concatenate([x3, x3], -1), np.concatenate([x3, x3], -2), np.concatenate([x3, x3], -3)])
+    check('a negative constant written as an expression counts from the end',
+          'f = fn (x) { concat_axis(x, x, [0 - 1]), slice(x, [1 - 3], [1], [3]) };', 'f', [x3],
+          [np.concatenate([x3, x3], -1), x3[:, 1:3, :]])
+    check('concat_axis with unannotated tensors, [-1] (docs example)',
+          'f = fn (x, y) { concat_axis(x, y, [-1]) };', 'f', [np.zeros((2, 1, 3), F32), np.ones((2, 1, 1), F32)],
+          [[[[0, 0, 0, 1]], [[0, 0, 0, 1]]]])
+    check('concat_axis of integers and bools', 'f = fn (x, y, p, q) { concat_axis(x, y, y, [0]), concat_axis(p, q, [-1]) };', 'f',
+          [arr([1], I32), arr([2, 3], I32), arr([[True]], bool), arr([[False]], bool)],
+          [[1, 2, 3, 2, 3], [[True, False]]], ['i32', 'bool'])
+    check_raises('concat_axis of one tensor', EvalError, 'f = fn (x) { concat_axis(x, [0]) };', 'f', [a])
+    check_raises('concat_axis: other sizes off the axis', EvalError, 'f = fn (x, y) { concat_axis(x, y, [1]) };',
+                 'f', [a, a[:1]])
+    check_raises('concat_axis: an axis past the rank', EvalError, 'f = fn (x) { concat_axis(x, x, [3]) };', 'f', [x3])
+    check_raises('concat_axis: [-4] of rank 3', EvalError, 'f = fn (x) { concat_axis(x, x, [-4]) };', 'f', [x3])
+    check_raises('concat_axis: element types differ', EvalError, 'f = fn (x, y) { concat_axis(x, x, y, [0]) };', 'f',
+                 [a, a.astype(F64)])
+    # arange
+    check('arange of a size of an annotation, as f32', 'f = fn (x : f32 [n]) { x + f32(arange([n])) };', 'f',
+          [arr([10, 10, 10])], [[10, 11, 12]])
+    check('arange of a dims parameter', 'f = fn (k : dims [n]) { arange(k) };', 'f', [(3,)], [[0, 1, 2]], ['i32'])
+    check('arange: the causal mask (docs example)',
+          'f = fn (x : f32 [n]) { ge(reshape(arange([n]), [n, 1]), arange([n])) };', 'f', [arr([0, 0, 0])],
+          [[[1, 0, 0], [1, 1, 0], [1, 1, 1]]], ['bool'])
+    check('arange as gather indices (position embeddings)',
+          'f = fn (x : f32 [n, d], e : f32 [p, d]) { x + gather(e, arange([n])) };', 'f',
+          [np.zeros((2, 2), F32), arr([[1, 2], [3, 4], [5, 6]])], [[[1, 2], [3, 4]]])
+    check('the causal bias of samples/blocks', 'f = fn (t : dims [n]) { select(ge(reshape(arange(t), [n, 1]), arange(t)), 0f, -inf) };',
+          'f', [(2,)], [[[0, -INF], [0, 0]]], ['f32'])
+    check_raises('arange of two sizes', EvalError, 'f = fn () { arange([2, 3]) };', 'f', [])
+    # negative axes: only a built-in's axis argument written in the call
+    check('an axis given by sizes counts from 0', 'f = fn (x : f32 [a, b, c]) { concat_axis(x, x, [a - 1]) };', 'f',
+          [x3], [np.concatenate([x3, x3], 1)])
+    check('an axis from a dims parameter counts from 0', 'f = fn (x, y, k : dims [a]) { concat_axis(x, y, k) };', 'f',
+          [x3, x3, (2,)], [np.concatenate([x3, x3], 2)])
+    check('a call through a name bound to the built-in keeps its axis argument',
+          'c = concat_axis; f = fn (x) { c(x, x, [-1]) };', 'f', [x3], [np.concatenate([x3, x3], -1)])
+    check_raises('an axis given by sizes that is negative', EvalError,
+                 'f = fn (x : f32 [a, b, c]) { concat_axis(x, x, [a - 4]) };', 'f', [x3])
+    check_raises('[-1] bound to a name first gives sizes, not an axis', EvalError,
+                 'f = fn (x) { k = [-1]; concat_axis(x, x, k) };', 'f', [x3])
+    check_raises('[-1] to a user function\'s dims parameter', EvalError,
+                 'g = fn (x, k : dims [a]) { concat_axis(x, x, k) }; f = fn (x) { g(x, [-1]) };', 'f', [x3])
+    check_raises('a negative dims parameter', EvalError, 'f = fn (x, y, k : dims [a]) { concat_axis(x, y, k) };', 'f',
+                 [x3, x3, (-1,)])
+    check_raises('a negative size in reshape', EvalError, 'f = fn (x) { reshape(x, [-1]) };', 'f', [x3])
+    check_raises('a negative slice bound', EvalError, 'f = fn (x) { slice(x, [0], [-1], [1]) };', 'f', [x3])
+    check_raises('slice: [-4] of rank 3', EvalError, 'f = fn (x) { slice(x, [-4], [0], [1]) };', 'f', [x3])
+    check('slice [-2] of rank 3, an empty range', 'f = fn (x) { slice(x, [-2], [2], [2]) };', 'f', [x3],
+          [np.zeros((2, 0, 2))])
+
+
+def t_imports_more():
+    """docs/language.md's Imports: -I order, absolute paths, a file through
+    two paths, a bare fn's name, import after an item, nesting past 256."""
+    d = tempfile.mkdtemp(prefix='axon-values-imp-')
+
+    def w(rel, text):
+        path = os.path.join(d, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as fh:
+            fh.write(text)
+        return path
+    w('i1/lib.axon', 'k = fn (x) { x * 2 };')
+    w('i2/lib.axon', 'k = fn (x) { x * 3 };')
+    main = 'import "lib.axon";\nf = fn (x : f32 [n]) { k(x) };'
+    check('-I directories in order', main, 'f', [arr([1])], [[2]], path=os.path.join(d, 'm.axon'),
+          include_dirs=[os.path.join(d, 'i1'), os.path.join(d, 'i2')])
+    w('lib.axon', 'k = fn (x) { x * 5 };')
+    check('the importing file\'s directory before -I', main, 'f', [arr([1])], [[5]], path=os.path.join(d, 'm.axon'),
+          include_dirs=[os.path.join(d, 'i1')])
+    absp = w('abs/deep.axon', 'q = fn (x) { x - 1 };')
+    check('an absolute path', 'import "%s";\nf = fn (x : f32 [n]) { q(x) };' % absp, 'f', [arr([1])], [[0]],
+          path=os.path.join(d, 'm2.axon'))
+    w('sub/two.axon', 'import "../lib.axon";\ng = fn (x) { k(x) + 1 };')
+    check('one file through two paths is read once (no "defined twice")',
+          'import "lib.axon";\nimport "sub/../lib.axon";\nimport "sub/two.axon";\nf = fn (x : f32 [n]) { g(x) + k(x) };',
+          'f', [arr([1])], [[11]], path=os.path.join(d, 'm3.axon'))
+    w('conv-net.axon', 'fn (x : f32 [n]) { x + 1 }')
+    check('a bare fn of an imported file is named after its stem', 'import "conv-net.axon";\nf = fn (x) { conv_net(x) };',
+          'f', [arr([1])], [[2]], path=os.path.join(d, 'm4.axon'))
+    check('visibility is transitive', 'import "sub/two.axon";\nf = fn (x : f32 [n]) { k(x) };', 'f', [arr([1])], [[5]],
+          path=os.path.join(d, 'm5.axon'))
+    check_raises('an import after an item', Exception, 'f = fn (x) { x };\nimport "lib.axon";', 'f', [arr([1])],
+                 path=os.path.join(d, 'm6.axon'))
+    for i in range(258):
+        w('chain/c%d.axon' % i, ('import "c%d.axon";\n' % (i + 1) if i < 257 else '') + 'v%d = fn (x) { x };' % i)
+    check('imports nested 256 deep', 'import "chain/c2.axon";\nf = fn (x) { v257(x) };', 'f', [arr([1])], [[1]],
+          path=os.path.join(d, 'm7.axon'))
+    check_raises('imports nested 257 deep', EvalError, 'import "chain/c1.axon";\nf = fn (x) { v257(x) };', 'f',
+                 [arr([1])], path=os.path.join(d, 'm8.axon'))
+    # % in annotations and clauses
+    src = 'f = fn (x : f32 [b, d], h : dims [h]) where d % h = 0 { reshape(x, [b, h, d / h]) };'
+    check('where d % h = 0 that holds', src, 'f', [np.zeros((1, 6), F32), (3,)], [np.zeros((1, 3, 2))])
+    check_raises('where d % h = 0 that does not hold', EvalError, src, 'f', [np.zeros((1, 6), F32), (4,)])
+    src = 'f = fn (k : f32 [c, 1, r]) where r % 2 = 1 { [r / 2] };'
+    check('where r % 2 = 1 (an odd kernel)', src, 'f', [np.zeros((2, 1, 5), F32)], [(2,)])
+    check_raises('where r % 2 = 1 with an even kernel', EvalError, src, 'f', [np.zeros((2, 1, 4), F32)])
+    check('% in an annotation solved from a size', 'f = fn (x : f32 [n], y : f32 [n % 3]) { [n % 3] };', 'f',
+          [np.zeros(7, F32), np.zeros(1, F32)], [(1,)])
+
+
+def t_data_errors():
+    """DataError's kind and whether its offending elements are uncertain."""
+    def kind_of(src, *args):
+        try:
+            evaluate(src, 'f', list(args))
+        except DataError as e:
+            return e.kind, e.uncertain
+        return None
+    tab = arr([[1], [2]])
+    check_true('gather out of range: kind index, certain',
+               kind_of('f = fn (t, i) { gather(t, i) };', tab, arr([2], I32)) == ('index', False))
+    check_true('gather of an index too close to call: uncertain',
+               kind_of('f = fn (t, x) { gather(t, i32(x / 3 * 3)) };', tab[:1], arr([1])) == ('index', True))
+    check_true('integer division by zero: kind zero_division',
+               kind_of('f = fn (x, y) { x / y };', arr([1], I32), arr([0], I32)) == ('zero_division', False))
+    check_true('argmax over an empty axis: kind empty',
+               kind_of('f = fn (x) { argmax("...n->...", x) };', np.zeros((1, 0), F32)) == ('empty', False))
+
+
 # ---------------------------------------------------------------- element-wise operators
 
 def t_arith():
@@ -730,7 +929,8 @@ def t_cli():
 def main(argv):
     import selftest_torch
     tests = [t_program, t_imports, t_statements, t_closures, t_opvalues, t_literals, t_dims, t_arith, t_nan,
-             t_integers, t_casts, t_movement, t_einsum, t_reductions, t_last_axis, t_conv, t_pools, t_higher,
+             t_integers, t_casts, t_movement, t_added, t_imports_more, t_data_errors, t_einsum, t_reductions,
+             t_last_axis, t_conv, t_pools, t_higher,
              t_uncertain, t_bounds, t_cli]
     for t in tests:
         try:

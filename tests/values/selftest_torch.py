@@ -1,9 +1,10 @@
 """selftest_torch.py - a second opinion from PyTorch (1.13, CPU) for the
 evaluator's convolutions, pools, upsample, layernorm, gelu, softmax,
-log_softmax, einsum and topk, on random shapes that include 0 and 1 sizes:
-the float64 reference must match torch in float64 (to 1e-11 relative), and
-torch in float32 must be within K times the error bound (uncertain elements
-skipped and counted).  Torch is used here only, never by the evaluator.
+log_softmax, einsum, topk and spec 5b's last table (linear, expand,
+concat_axis, conv1d_grouped, arange; the gpt_block and vit_block samples),
+on random shapes that include 0 and 1 sizes: the float64 reference must
+match torch in float64 (to 1e-11 relative), and torch in float32 must be
+within K times the error bound (uncertain elements skipped and counted).  Torch is used here only, never by the evaluator.
 """
 import math
 import os
@@ -183,6 +184,42 @@ def topks(c):
         c.fail('argmax NaN as torch', '%s vs %s' % (outs[0].value, t.argmax(tx, -1)))
 
 
+def added(c):
+    """Spec 5b's last table against torch: linear (F.linear with the weight
+    transposed), expand (Tensor.expand), concat_axis of several tensors with
+    negative axes (torch.cat), a depthwise conv1d_grouped as Conformer's
+    (F.conv1d with groups = channels), arange."""
+    t, F = c.torch, c.torch.nn.functional
+    for lead, k, m in [((), 5, 3), ((4,), 7, 2), ((2, 3), 16, 16), ((0, 2), 3, 4), ((3,), 0, 2), ((2, 1, 2), 33, 1)]:
+        x, w = c.rand(*(lead + (k,))), c.rand(k, m)
+        out = evaluate('f = fn (x, w) { linear(x, w) };', 'f', [x, w])[0]
+        c.compare('linear %s @ [%d, %d]' % (lead + (k,), k, m), out, *c.both(lambda a, b: F.linear(a, b.t()), x, w))
+    for src, dst in [((1, 1, 4), (3, 1, 4)), ((4,), (2, 3, 4)), ((2, 1), (2, 5)), ((), (3, 2)), ((1,), (0,)),
+                     ((3, 1, 1), (2, 3, 4, 5))]:
+        x = c.rand(*src)
+        out = evaluate('f = fn (x) { expand(x, %s) };' % list(dst), 'f', [x])[0]
+        c.compare('expand %s to %s' % (src, dst), out, *c.both(lambda a: a.expand(*dst), x))
+    for shapes, axis in [([(2, 3), (2, 1), (2, 0), (2, 4)], -1), ([(1, 3, 2), (4, 3, 2), (2, 3, 2)], -3),
+                         ([(2, 1, 3), (2, 2, 3), (2, 5, 3)], 1), ([(3, 2), (3, 2)], -2)]:
+        arrs = [c.rand(*sh) for sh in shapes]
+        names = ', '.join('x%d' % i for i in range(len(arrs)))
+        out = evaluate('f = fn (%s) { concat_axis(%s, [%d]) };' % (names, names, axis), 'f', arrs)[0]
+        c.compare('concat_axis %s [%d]' % (shapes, axis), out, *c.both(lambda *a: t.cat(a, axis), *arrs))
+    for b, ch, l, r, pad, dil, st in [(2, 4, 20, 31, 15, 1, 1), (1, 3, 9, 3, 1, 2, 1), (2, 2, 7, 5, 2, 1, 2),
+                                      (0, 3, 5, 3, 1, 1, 1), (1, 6, 4, 1, 0, 1, 3)]:
+        x, k = c.rand(b, ch, l), c.rand(ch, 1, r)
+        out = evaluate('f = fn (x, k) { conv1d_grouped(x, k, [%d], [%d], [%d], [%d]) };' % (st, pad, dil, ch), 'f',
+                       [x, k])[0]
+        c.compare('conv1d_grouped depthwise b%d c%d l%d r%d p%d d%d s%d' % (b, ch, l, r, pad, dil, st), out,
+                  *c.both(lambda a, kk: F.conv1d(a, kk, stride=st, padding=pad, dilation=dil, groups=ch), x, k))
+    c.cases += 1
+    c.stats.cases += 1
+    c.stats.torch_cases += 1
+    out = evaluate('f = fn (k : dims [n]) { arange(k) };', 'f', [(6,)])[0]
+    if out.value.tolist() != t.arange(6).tolist() or out.elem != 'i32':
+        c.fail('arange as torch', '%s %s' % (out.value, out.elem))
+
+
 def samples(c):
     """Whole networks of samples/: the sample programs against the same
     networks written in torch."""
@@ -235,6 +272,42 @@ def samples(c):
         out = evaluate(text, fn, args, path=path)[0]
         c.compare('sample %s' % name, out, *c.both(tf, *arrs))
 
+    # the samples of spec 5b's last table, importing samples/blocks
+    blocks = os.path.join(root, 'blocks')
+
+    def rms(x, g):
+        return x * t.rsqrt((x * x).mean(-1, keepdim=True) + 0.00001) * g
+
+    def mha(x, h, wq, wk, wv, wo, bias):
+        b, n, d = x.shape
+        q, k, v = [(x @ w).reshape(b, n, h, d // h).permute(0, 2, 1, 3) for w in (wq, wk, wv)]
+        s = t.einsum('bhnk,bhmk->bhnm', q, k) * (1.0 / math.sqrt(d // h)) + bias
+        return t.einsum('bhnm,bhmk->bnhk', t.softmax(s, -1), v).reshape(b, n, d) @ wo
+
+    def gpt(x, g1, wq, wk, wv, wo, g2, wg, wu, wd):
+        n = x.shape[1]
+        causal = t.zeros(n, n, dtype=x.dtype).masked_fill(t.ones(n, n).triu(1).bool(), float('-inf'))
+        h1 = x + mha(rms(x, g1), 2, wq, wk, wv, wo, causal)
+        y = rms(h1, g2)
+        return h1 + (F.silu(y @ wg) * (y @ wu)) @ wd
+
+    def vit(patches, we, cls, pos, wq, wk, wv, wo, l1g, l1b, w1, b1, w2, b2, l2g, l2b):
+        b, d = patches.shape[0], we.shape[1]
+        tok = t.cat([cls.expand(b, 1, d), patches @ we], 1) + pos
+        n = tok.shape[1]
+        a = F.layer_norm(tok + mha(tok, 2, wq, wk, wv, wo, t.zeros(n, n, dtype=tok.dtype)), (d,), l1g, l1b, 1e-5)
+        return F.layer_norm(a + F.gelu(a @ w1 + b1) @ w2 + b2, (d,), l2g, l2b, 1e-5)
+    d, f = 8, 12
+    arrs = [r(2, 5, d), r(d)] + [r(d, d) for _ in range(4)] + [r(d), r(d, f), r(d, f), r(f, d)]
+    text, path = prog('gpt_block')
+    out = evaluate(text, None, arrs[:6] + [(2,)] + arrs[6:], path=path, include_dirs=[blocks])[0]
+    c.compare('sample gpt_block', out, *c.both(gpt, *arrs))
+    arrs = [r(2, 4, 6), r(6, d), r(1, 1, d), r(5, d)] + [r(d, d) for _ in range(4)] + \
+        [r(d), r(d), r(d, f), r(f), r(f, d), r(d), r(d), r(d)]
+    text, path = prog('vit_block')
+    out = evaluate(text, None, arrs[:8] + [(2,)] + arrs[8:], path=path, include_dirs=[blocks])[0]
+    c.compare('sample vit_block', out, *c.both(vit, *arrs))
+
 
 def NAN_():
     return float('nan')
@@ -247,7 +320,7 @@ def run(stats, fail):
         return 'torch: not importable, its cases skipped'
     torch.set_num_threads(1)
     c = Ctx(torch, stats, fail)
-    for part in (convs, pools, last_axis, einsums, topks, samples):
+    for part in (convs, pools, last_axis, einsums, topks, added, samples):
         try:
             part(c)
         except Exception as e:                              # noqa: BLE001

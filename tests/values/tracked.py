@@ -30,7 +30,15 @@ LIB = 8.0        # a library function (exp, log, tanh, erf, ...): 4 ulps = 8 u
 
 class DataError(Exception):
     """A data error of spec section 9b (a gather index out of range, an
-    integer division by zero, argmax over an empty axis)."""
+    integer division by zero, argmax over an empty axis).  kind: 'index',
+    'zero_division' or 'empty' (the header's AXON_ERR_INDEX,
+    AXON_ERR_ZERO_DIVISION, AXON_ERR_EMPTY); uncertain: every offending
+    element is marked uncertain (an index or a divisor computed from values
+    too close to call), so an evaluation in the element type may not fail."""
+
+    def __init__(self, msg, kind=None, uncertain=False):
+        Exception.__init__(self, msg)
+        self.kind, self.uncertain = kind, uncertain
 
 
 class EvalError(Exception):
@@ -188,9 +196,10 @@ def int_info(elem):
     return int(ii.min), int(ii.max)
 
 
-def check_int_divisor(y, out_size):
+def check_int_divisor(y, out_size, unc=None):
     if out_size and np.any(y == 0):
-        raise DataError('integer division by zero')
+        sure = not (unc is not None and np.all(np.broadcast_to(unc, np.shape(y))[y == 0]))
+        raise DataError('integer division by zero', 'zero_division', not sure)
 
 
 def floordiv_int(x, y):
@@ -218,7 +227,7 @@ def int_pow(x, y):
             e = e >> 1
         if neg.any():
             if np.any(p[neg] == 0):
-                raise DataError('integer pow: 0 to a negative power')
+                raise DataError('integer pow: 0 to a negative power', 'zero_division')
             one = np.ones(x.shape, dt)
             out = np.where(neg, floordiv_int(one, np.where(neg, p, 1)), p)
         else:
