@@ -111,16 +111,23 @@ _erf = np.frompyfunc(math.erf, 1, 1)
 
 def _erfv(x):
     x = np.asarray(x, np.float64)
-    return _erf(x).astype(np.float64) if x.size else x.copy()
+    # (frompyfunc gives a Python float, not an array, for a 0-d input)
+    return np.asarray(_erf(x), dtype=np.float64) if x.size else x.copy()
 
 
 # name -> (f(x), derivative(x, v), local error in units of u|v|, singular(x, e))
 def _sing_log(x, e):
-    return (e > 0) & (x - K * e <= 0)
+    """log, rsqrt: an argument that may reach 0 (within K bounds of it); one
+    surely below 0 gives NaN whatever the rounding (_surely_negative)."""
+    return (e > 0) & (x - K * e <= 0) & (x + K * e >= 0)
 
 
 def _sing_sqrt(x, e):
-    return (e > 0) & (x - K * e < 0)
+    return (e > 0) & (x - K * e < 0) & (x + K * e >= 0)
+
+
+def _surely_negative(x, e):
+    return (e > 0) & (x + K * e < 0)
 
 
 FLOAT_UNARY = {
@@ -143,11 +150,15 @@ def f_unary(name, a):
         v = f(x)
         e = scaled(deriv(x, v), ex) + local * ulp_err(v, elem)
         unc = a.unc
+        ex_nan = ex
         if sing is not None:
             s = sing(x, ex)
             unc = unc | s
             e = np.where(s, np.inf, e)
-    return done(v, e, unc, elem, [x], [ex])
+            # the NaN of an argument surely below 0 is decided: not the
+            # "NaN made from inexact values" that finish() marks
+            ex_nan = np.where(_surely_negative(x, ex), 0.0, ex)
+    return done(v, e, unc, elem, [x], [ex_nan])
 
 
 def f_exact_unary(name, a):
@@ -846,7 +857,10 @@ def out_size(n, k, s, p, d, what):
     if s < 1:
         raise EvalError('%s: stride %d' % (what, s))
     span = n + 2 * p - d * (k - 1) - 1
-    if span < 0:
+    # section 5's conv has no clause: its output h - r + 1 only must be a
+    # size (0 where the window is one longer than the input); the others
+    # say r <= h + 2 * p (docs/language.md, 5b)
+    if span < (-1 if what == 'conv' else 0):
         raise EvalError('%s: a window of %d (dilation %d) on %d with padding %d' % (what, k, d, n, p))
     return span // s + 1
 

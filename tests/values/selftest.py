@@ -478,6 +478,8 @@ def t_arith():
     check('erf sin cos rsqrt', 'f = fn (x) { erf(x), sin(x), cos(x), rsqrt(x) };', 'f', [arr([0.5, 4], F64)],
           [[math.erf(.5), math.erf(4)], [math.sin(.5), math.sin(4)], [math.cos(.5), math.cos(4)], [math.sqrt(2), .5]],
           rtol=1e-15)
+    check('erf and gelu of a scalar (a 0-d tensor)', 'f = fn (x) { erf(x), gelu(x) };', 'f', [arr(0.5, F64)],
+          [math.erf(.5), 0.5 * 0.5 * (1 + math.erf(.5 / math.sqrt(2)))], rtol=1e-15)
     check('gelu (exact erf) and silu', 'f = fn (x) { gelu(x), silu(x) };', 'f', [arr([1, -2, 0], F64)],
           [[0.8413447460685429, -0.04550026389635842, 0], [0.7310585786300049, -2 / (1 + math.e ** 2), 0]],
           rtol=1e-14)
@@ -717,6 +719,10 @@ def t_conv():
           [np.zeros((0, 1, 3, 3), F32), np.ones((2, 1, 3, 3), F32)], [np.zeros((0, 2, 3, 3))])
     check_raises('a window larger than the padded input', EvalError, 'f = fn (x, w) { conv2d(x, w, [1, 1], [0, 0]) };',
                  'f', [x, np.ones((1, 1, 4, 4), F32)])
+    check('conv (section 5, no clause): a window one longer than the input gives 0', 'f = fn (x, w) { conv(x, w) };',
+          'f', [x, np.ones((2, 1, 4, 3), F32)], [np.zeros((1, 2, 0, 1))])
+    check_raises('conv: a window two longer than the input', EvalError, 'f = fn (x, w) { conv(x, w) };', 'f',
+                 [x, np.ones((1, 1, 5, 3), F32)])
 
 
 def t_pools():
@@ -790,6 +796,10 @@ def t_uncertain():
     check_true('select on an uncertain condition', out[0].uncertain.tolist() == [True, False])
     out = ev('f = fn (x, y) { d = x * y - 1; 1 / d, log(d), sqrt(d) };', 'f', arr([3]), arr([1 / 3]))
     check_true('a divisor or a log/sqrt argument whose bound spans 0', all(o.uncertain[0] for o in out))
+    out = ev('f = fn (x, y) { d = x * y - 2; log(d), sqrt(d), rsqrt(d), log(d + 1.5) };', 'f', arr([3]), arr([1 / 3]))
+    check_true('log/sqrt/rsqrt of an inexact argument surely below 0: NaN, decided',
+               all(np.isnan(o.value[0]) and not o.uncertain[0] for o in out[:3]) and not out[3].uncertain[0]
+               and out[3].bound[0] > 0)
     out = ev('f = fn (x) { x * x };', 'f', arr([300, 200], F16))
     check_true('f16 overflow is uncertain', out[0].uncertain.tolist() == [True, False])
     out = ev('f = fn (x, y) { z = x * y; sum("i->", z), z + 1, concat(z, z) };', 'f', arr([1e38, 1]), arr([10, 1]))
