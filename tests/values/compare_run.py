@@ -661,6 +661,7 @@ class Prog(object):
         self.idx, self.path, self.include, self.prefix = idx, path, list(include), prefix
         self.header = None
         self.functions = []          # Fn
+        self.no_run_reason = {}      # function name: what emit says
         self.notes = []
         self.text = ''
 
@@ -718,6 +719,9 @@ def load_program(p, args):
             p.notes.append('axonc emit exited %d: %s' % (em.returncode, em.stderr.strip()[-300:]))
             return
         p.header = hpath
+        # emit's word on a function without run(), if it says one
+        for m in re.finditer(r"warning: '([^']+)': run\(\) is not available: (.*)", em.stderr):
+            p.no_run_reason[m.group(1)] = m.group(2).strip()
     htext = open(p.header).read()
     exported = {}
     for m in re.finditer(r'#define\s+%s_(\w+)_NUM_(INPUTS|OUTPUTS)\s+(\d+)' % re.escape(p.prefix), htext):
@@ -730,9 +734,11 @@ def load_program(p, args):
         p.notes.append('the header does not preprocess: %s' % pre.stderr.strip()[-200:])
     only = set(args.fn or [])
     try:
-        declared = set(it.name for it in ax_parse(p.text, p.path)[1] if it.kind == 'extern')
+        items = ax_parse(p.text, p.path)[1]
     except Exception:                                       # noqa: BLE001
-        declared = set()
+        items = []
+    declared = set(it.name for it in items if it.kind == 'extern')
+    with_externs = calls_externs(items, declared)
     for name, ty in sigs:
         if only and name not in only:
             continue
@@ -749,12 +755,47 @@ def load_program(p, args):
             f.nout = exported[cn].get('OUTPUTS', 0)
             m = re.search(r'\b%s_run\s*\(([^)]*)\)' % re.escape(f.cname), ptext)
             if not m:
-                f.status = 'no_run'
+                # a program with externs is skipped for now (its run()
+                # takes a table of them, and the evaluator's externs are
+                # Python callables)
+                f.status = 'externs' if name in with_externs else 'no_run'
             elif 'extern' in m.group(1):
                 f.status = 'externs'
             else:
                 f.status = 'exported'
         p.functions.append(f)
+
+
+def calls_externs(items, externs):
+    """The names of the items that call an extern, directly or through
+    other items (a name used in an item's body counts as a call; an
+    imported file's externs are not seen)."""
+    uses = {}
+    for it in items:
+        names = set()
+
+        def walk(e):
+            if isinstance(e, tuple):
+                if len(e) == 2 and e[0] == 'var' and isinstance(e[1], str):
+                    names.add(e[1])
+                    return
+                for x in e:
+                    walk(x)
+            elif isinstance(e, list):
+                for x in e:
+                    walk(x)
+        if it.kind != 'extern':
+            walk(it.node)
+        uses[it.name] = names
+    bad = set(externs)
+    changed = True
+    while changed:
+        changed = False
+        for n, used in uses.items():
+            if n not in bad and used & bad:
+                bad.add(n)
+                changed = True
+    return bad - set(externs)
 
 
 def generated_programs(args):
@@ -1354,10 +1395,12 @@ def main(argv):
     for f in fns:
         counts[f.status] = counts.get(f.status, 0) + 1
         if f.status == 'no_run':
-            print('NO_RUN %s %s: the header has no %s_run' % (f.prog.path, f.name, f.cname))
+            why = f.prog.no_run_reason.get(f.name)
+            what = '%s %s: the header has no %s_run%s' % (f.prog.path, f.name, f.cname,
+                                                          ' (emit: %s)' % why if why else '')
+            print('NO_RUN ' + what)
             if args.require_run:
-                rep.disagree('NO_RUN', None, '%s %s: the header has no %s_run' % (f.prog.path, f.name, f.cname),
-                             rerun=False)
+                rep.disagree('NO_RUN', None, what, rerun=False)
     live = [f for f in fns if f.status == 'exported' or (args.prepare_only and f.status == 'no_run')]
 
     # the harness
