@@ -16,6 +16,7 @@
  *   FAKE_SPURIOUS     add: returns AXON_ERR_INDEX               SPURIOUS_DATA_ERROR
  *   FAKE_CLAMP        emb: clamps an index instead of failing   MISSED_DATA_ERROR
  *   FAKE_CRASH        add: dies when n is 2                     CRASH (the others still run)
+ *   FAKE_HANG         add: loops forever when n is 2            HANG (with --timeout 1)
  *   FAKE_SHAPE        emb: plan.out is [d, k]                   SHAPE
  *   FAKE_GLOBAL       add: counts its calls in a static         GLOBAL_STATE
  *   FAKE_LIBC         add: calls abort() on an impossible path  LIBRARY_CALL
@@ -165,6 +166,13 @@ int p_add_run(const p_add_plan *plan, const void *const in[], void *const out[],
 #ifdef FAKE_CRASH
     if (n == 2)
         *(volatile int *)0 = 1;
+#endif
+#ifdef FAKE_HANG
+    {
+        volatile int forever = n == 2;
+        while (forever)
+            ;
+    }
 #endif
 #ifdef FAKE_SPURIOUS
     return fake_fail(err, AXON_ERR_INDEX, "add: an index out of range (fake)");
