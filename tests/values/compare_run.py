@@ -89,15 +89,22 @@ MATH.update(('memcpy', 'memset', 'memmove', '__isnan', '__isnanf', '__isinf', '_
 
 # ---------------------------------------------------------------- shapes
 
+SIZE_POOL = [3, 4]
+
+
 def small_dim(rng, large=True):
-    """tests/semantic/run.py's rand_dim, kept small: the tensors are filled
-    with data and evaluated in NumPy."""
+    """tests/semantic/run.py's rand_dim, kept small (the tensors are filled
+    with data and evaluated in NumPy), and mostly one of a tuple's two pool
+    sizes (SIZE_POOL, drawn per tuple), so that the sizes a signature's
+    clauses or broadcasts want equal (`where a in {1, k}`) often are."""
     r = rng.random()
     if r < 0.25:
         return 1
-    if r < 0.31:
+    if r < 0.3:
         return 0
-    if r < 0.9:
+    if r < 0.75:
+        return rng.choice(SIZE_POOL)
+    if r < 0.95:
         return rng.randint(2, 5)
     return rng.randint(6, 8)
 
@@ -833,11 +840,14 @@ class Case(object):
         self.ev = None               # ('ok', outputs) | ('data', DataError) | ('error', msg)
 
 
-def candidate_tuples(fn, args, rng):
+def candidate_tuples(fn, args, rng, count):
+    """(up to count shape tuples for fn, how many were left out as too
+    large)."""
     if args.shapes:
-        return [parse_tuple(s) for s in args.shapes]
-    out, seen = [], set()
-    for _ in range(args.candidates):
+        return [parse_tuple(s) for s in args.shapes], 0
+    out, seen, big = [], set(), 0
+    for _ in range(count):
+        SIZE_POOL[:] = [rng.randint(2, 5), rng.randint(2, 5)]
         flat = semrun.tuple_from_types(rng, fn.flat, False)
         if flat is None:
             flat = semrun.random_tuple(rng, len(fn.flat), False, fn.flat)
@@ -851,9 +861,10 @@ def candidate_tuples(fn, args, rng):
             continue                 # a ragged axis (`*`): no dense layout
         if any(not is_dims(t) and int(np.prod(s, dtype=np.int64)) > args.max_elements
                for s, t in zip(flat, fn.flat)):
+            big += 1
             continue
         out.append(list(flat))
-    return out
+    return out, big
 
 
 def case_line(c, with_bytes):
@@ -1343,7 +1354,8 @@ def main(argv):
                                    'something disagrees)')
     ap.add_argument('--keep', action='store_true', help='keep the work directory')
     ap.add_argument('--jobs', type=int, default=0, help='evaluator processes (default: CPUs, at most 4)')
-    ap.add_argument('--max-elements', type=int, default=4096, help='the largest input tensor drawn (elements)')
+    ap.add_argument('--max-elements', type=int, default=1 << 18,
+                    help='the largest input tensor drawn (elements; default 262144)')
     ap.add_argument('--max-bytes', type=int, default=1 << 24,
                     help='cases whose outputs and workspace need more bytes are skipped (default 16 MiB)')
     ap.add_argument('--timeout', type=int, default=60,
@@ -1436,46 +1448,63 @@ def main(argv):
     cases = []
     heap_check = None
     if compiled:
-        # phase 1: candidate tuples, kept where prepare() accepts them
+        # phase 1: candidate tuples, kept where prepare() accepts them; a
+        # function with none accepted gets ten times as many once more
         import random
-        cand = []
-        for f in live:
-            rng = random.Random('%s:%s:%s' % (args.seed, os.path.basename(f.prog.path), f.name))
-            for flat in candidate_tuples(f, args, rng):
-                c = Case(len(cand), f, flat)
-                c.elems = [elem_of(t, args.elem_type) for t in f.flat]
-                if len(c.flat) != f.nin:
-                    rep.disagree('INPUT_COUNT', c, 'the signature has %d inputs, %s_NUM_INPUTS %d'
-                                 % (len(c.flat), f.cname, f.nin), rerun=False)
-                    continue
-                cand.append(c)
-        stats['candidates'] = len(cand)
+        cand, per_fn, too_big = [], {}, {}
         tp0 = time.time()
-        res, heap_check = run_harness(exe, 'prepare', cand, args, rep)
+        for attempt in (1, 10):
+            batch = []
+            for f in live:
+                if f in per_fn or (attempt > 1 and args.shapes):
+                    continue
+                rng = random.Random('%s:%s:%s:%d' % (args.seed, os.path.basename(f.prog.path), f.name, attempt))
+                tuples, big = candidate_tuples(f, args, rng, args.candidates * attempt)
+                too_big[f] = too_big.get(f, 0) + big
+                for flat in tuples:
+                    c = Case(len(cand) + len(batch), f, flat)
+                    c.elems = [elem_of(t, args.elem_type) for t in f.flat]
+                    if len(c.flat) != f.nin:
+                        rep.disagree('INPUT_COUNT', c, 'the signature has %d inputs, %s_NUM_INPUTS %d'
+                                     % (len(c.flat), f.cname, f.nin), rerun=False)
+                        break
+                    batch.append(c)
+            if not batch:
+                break
+            cand += batch
+            res, hc1 = run_harness(exe, 'prepare', batch, args, rep)
+            heap_check = hc1 if hc1 is not None else heap_check
+            for c in batch:
+                r = res.get(c.id)
+                if r is None or r[0][0] != 'P' or int(r[0][2]) != 0:
+                    if r is not None and r[0][0] == 'CRASH':
+                        rep.disagree('CRASH', c, 'prepare() crashed: %s' % r[1])
+                    continue
+                stats['accepted'] += 1
+                n = per_fn.get(c.fn, 0)
+                if n >= args.tuples:
+                    continue
+                t = r[0]
+                ws, nout, pos, total = int(t[3]), int(t[4]), 5, 0
+                for _ in range(nout):
+                    rk = int(t[pos])
+                    ob = int(t[pos + 1 + rk])
+                    total += max(ob, int(t[pos + 2 + rk]), 0)
+                    pos += 3 + rk
+                if total + max(ws, 0) > args.max_bytes:
+                    too_big[c.fn] = too_big.get(c.fn, 0) + 1
+                    continue
+                per_fn[c.fn] = n + 1
+                cases.append(c)
         stats['t_prepare'] = time.time() - tp0
-        per_fn = {}
-        for c in cand:
-            r = res.get(c.id)
-            if r is None or r[0][0] != 'P' or int(r[0][2]) != 0:
-                if r is not None and r[0][0] == 'CRASH':
-                    rep.disagree('CRASH', c, 'prepare() crashed: %s' % r[1])
-                continue
-            stats['accepted'] += 1
-            n = per_fn.get(c.fn, 0)
-            if n >= args.tuples:
-                continue
-            t = r[0]
-            ws, nout, pos, total = int(t[3]), int(t[4]), 5, 0
-            for _ in range(nout):
-                rk = int(t[pos])
-                ob = int(t[pos + 1 + rk])
-                total += max(ob, int(t[pos + 2 + rk]), 0)
-                pos += 3 + rk
-            if total + max(ws, 0) > args.max_bytes:
-                continue
-            per_fn[c.fn] = n + 1
-            cases.append(c)
+        stats['candidates'] = len(cand)
         stats['cases'] = len(cases)
+        stats['no_tuple'] = sum(1 for f in live if f not in per_fn)
+        for f in live:
+            if f not in per_fn and (args.verbose or too_big.get(f)):
+                rep.note('%s %s: no case: prepare() accepted none of the shape tuples tried%s'
+                         % (f.prog.path, f.name, ' (%d left out as larger than --max-elements or --max-bytes)'
+                            % too_big[f] if too_big.get(f) else ''))
         # phase 2: the data, run(), the evaluator
         for c in cases:
             gathers = gather_indices(c.fn.prog.text, c.fn.prog.path, c.fn.name,
@@ -1531,9 +1560,10 @@ def main(argv):
              counts.get('no_run', 0), counts.get('externs', 0),
              counts.get('not_exported', 0) + counts.get('higher_order', 0),
              sum(1 for f in fns if f.status == 'uncompiled')))
-    print('shape tuples tried %d, accepted by prepare() %d; cases %s %d (skipped by size or plan %d)'
-          % (stats['candidates'], stats['accepted'], 'evaluated (a dry run: run() not called)'
-             if args.prepare_only else 'run', stats['run'], stats['skipped_plan']))
+    print('shape tuples tried %d, accepted by prepare() %d (functions with none %d); cases %s %d (skipped by '
+          'size or plan %d)' % (stats['candidates'], stats['accepted'], stats.get('no_tuple', 0),
+                                'evaluated (a dry run: run() not called)' if args.prepare_only else 'run',
+                                stats['run'], stats['skipped_plan']))
     if args.prepare_only:
         print('elements evaluated %d (uncertain %d); data errors %d; evaluator refused %d'
               % (stats['elements'], stats['uncertain'], stats['data_errors'], stats['eval_refused']))
