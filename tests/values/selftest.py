@@ -10,6 +10,7 @@ Prints one line per failed check and ends with
 """
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -91,6 +92,16 @@ def check_raises(name, exc, src, fn, args, **kw):
     fail(name, 'did not raise %s' % exc.__name__)
 
 
+SCRATCH = []
+
+
+def scratch_dir(prefix):
+    """A temporary directory, removed when the self-test ends."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    SCRATCH.append(d)
+    return d
+
+
 def check_true(name, cond, msg=''):
     Stats.cases += 1
     if not cond:
@@ -130,7 +141,7 @@ def t_program():
 
 
 def t_imports():
-    d = tempfile.mkdtemp(prefix='axon-values-')
+    d = scratch_dir('axon-values-')
     inc = os.path.join(d, 'inc')
     os.mkdir(inc)
 
@@ -389,7 +400,7 @@ def t_added():
 def t_imports_more():
     """docs/language.md's Imports: -I order, absolute paths, a file through
     two paths, a bare fn's name, import after an item, nesting past 256."""
-    d = tempfile.mkdtemp(prefix='axon-values-imp-')
+    d = scratch_dir('axon-values-imp-')
 
     def w(rel, text):
         path = os.path.join(d, rel)
@@ -896,7 +907,7 @@ def t_bounds():
 # ---------------------------------------------------------------- the command line
 
 def t_cli():
-    d = tempfile.mkdtemp(prefix='axon-values-cli-')
+    d = scratch_dir('axon-values-cli-')
     prog = os.path.join(d, 'p.axon')
     with open(prog, 'w') as fh:
         fh.write('f = fn (x : t [n], h : dims [h], t, i) { x * size([h]), gather(t, i), [n, h] };\n')
@@ -949,6 +960,8 @@ def main(argv):
             import traceback
             traceback.print_exc()
             fail(t.__name__, 'crashed: %s: %s' % (type(e).__name__, e))
+    for d in SCRATCH:
+        shutil.rmtree(d, ignore_errors=True)
     torch_note = selftest_torch.run(Stats, fail)
     print('selftest: %d cases, %d failed (%s)' % (Stats.cases, Stats.failed, torch_note))
     return 1 if Stats.failed else 0
