@@ -140,6 +140,10 @@ struct Expr {
     int depth;
     Loc loc;
     struct Type *type;     /* set by inference */
+    PtrVec *inst;          /* set by inference at a use of a program's own
+                            * generic function (EX_CALL of a name, EX_NAME):
+                            * what its scheme's variables are here
+                            * (InstPair*, scheme.h), for the lowering of run() */
     const char *name;      /* EX_NAME; EX_OP, EX_BINARY, EX_NEG: the operator's
                             * rule; EX_FLOAT: "inf" or NULL */
     /* EX_CALL of a name: name is the callee (u.call.fn is NULL, and the

@@ -161,7 +161,22 @@ static const char *nearest_name(Inf *in, const char *name)
     return bestd <= limit && best && strcmp(best, name) != 0 ? best : NULL;
 }
 
-static Type *use_name(Inf *in, const char *name, Loc loc)
+/* Instantiates s at a use of name (site: the EX_NAME or EX_CALL, or
+ * NULL), recording at a program's own function what its variables became
+ * (Expr.inst). */
+static Type *inst_at(Inf *in, const Scheme *s, const Origin *o, Expr *site, int own)
+{
+    Ctx *c = in->c;
+    if (site && own && s->generic) {
+        site->inst = ar_alloc(c->arena, sizeof(PtrVec));
+        c->inst_log = site->inst;
+    }
+    Type *t = instantiate(c, s, o);
+    c->inst_log = NULL;
+    return t;
+}
+
+static Type *use_name(Inf *in, const char *name, Loc loc, Expr *site)
 {
     Ctx *c = in->c;
     if (strcmp(name, "_") == 0)
@@ -172,7 +187,7 @@ static Type *use_name(Inf *in, const char *name, Loc loc)
             return l->scheme->type;
         Origin *o = origin_of(c, loc, OW_SIG, name, name, 0);
         o->scheme = l->scheme;
-        return instantiate(c, l->scheme, o);
+        return inst_at(in, l->scheme, o, site, 1);
     }
     Binding *b = st_get(&in->globals, name);
     if (!b) {
@@ -195,7 +210,7 @@ static Type *use_name(Inf *in, const char *name, Loc loc)
     const char *shown = ast_shown_name(name);
     Origin *o = origin_of(c, loc, b->builtin ? OW_RULE : OW_SIG, shown, shown, 0);
     o->scheme = b->scheme;
-    return instantiate(c, b->scheme, o);
+    return inst_at(in, b->scheme, o, site, !b->builtin);
 }
 
 /* ---- calls -------------------------------------------------------------- */
@@ -364,7 +379,7 @@ static int spec_call(Inf *in, const char *name, Expr **args, int n)
 }
 
 static Type *call_rule(Inf *in, const Scheme *s, Origin *o, Type **targs, int n, const char *name, Loc fn_loc,
-                       Expr **args, Loc call_loc, int binary, Expr *fn, Type *ft);
+                       Expr **args, Loc call_loc, int binary, Expr *fn, Type *ft, Expr *site);
 
 /* Whether parameter i of s is an axis: `dims [k]` with k the axis of an
  * axis clause (constraint.c), so that its value may be negative.
@@ -389,7 +404,7 @@ static int axis_param(Ctx *c, const Scheme *s, int i)
 }
 
 static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int n, Loc call_loc, int binary,
-                        Expr *fn)
+                        Expr *fn, Expr *site)
 {
     Ctx *c = in->c;
     Origin *o = NULL;
@@ -403,7 +418,7 @@ static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int 
         s = callee_scheme(in, name, fn_loc, &o);
     }
     Type **targs = ar_alloc(c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
-    Type *ft = s ? NULL : use_name(in, name, fn_loc);
+    Type *ft = s ? NULL : use_name(in, name, fn_loc, NULL);
     for (int i = 0; i < n; i++) {
         int axis = !spec && !binary && s && builtin_callee(in, name) &&
                    axis_param(c, s, nary_concat(in, name, n) && i == n - 1 ? 2 : i);
@@ -427,7 +442,7 @@ static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int 
             c->call_args = three;
             c->call_exprs = (void **)aexprs;
             c->call_nargs = 3;
-            acc = call_rule(in, s, oi, three, 3, name, fn_loc, aexprs, call_loc, 0, NULL, NULL);
+            acc = call_rule(in, s, oi, three, 3, name, fn_loc, aexprs, call_loc, 0, NULL, NULL, NULL);
             c->call_args = saved_args;
             c->call_exprs = saved_exprs;
             c->call_nargs = saved_n;
@@ -441,7 +456,7 @@ static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int 
     c->call_args = targs;
     c->call_exprs = (void **)args;
     c->call_nargs = n;
-    Type *r = call_rule(in, s, o, targs, n, name, fn_loc, args, call_loc, binary, fn, ft);
+    Type *r = call_rule(in, s, o, targs, n, name, fn_loc, args, call_loc, binary, fn, ft, spec ? NULL : site);
     c->call_args = saved_args;
     c->call_exprs = saved_exprs;
     c->call_nargs = saved_n;
@@ -449,21 +464,29 @@ static Type *call_named(Inf *in, const char *name, Loc fn_loc, Expr **args, int 
 }
 
 static Type *call_rule(Inf *in, const Scheme *s, Origin *o, Type **targs, int n, const char *name, Loc fn_loc,
-                       Expr **args, Loc call_loc, int binary, Expr *fn, Type *ft)
+                       Expr **args, Loc call_loc, int binary, Expr *fn, Type *ft, Expr *site)
 {
     Ctx *c = in->c;
     if (s) {
         c->where = call_loc;
         int pending = c->overflow;
+        /* (at a program's own function: what its variables are here) */
+        Binding *own = site && !st_get(&in->locals, name) ? st_get(&in->globals, name) : NULL;
+        if (site && s->generic && (st_get(&in->locals, name) || (own && !own->builtin))) {
+            site->inst = ar_alloc(c->arena, sizeof(PtrVec));
+            c->inst_log = site->inst;
+        }
         Type *r = instantiate_call(c, s, o, targs, n);
         if (c->overflow && !pending)    /* the result's size, made here */
             arith_error(c, binary ? fn_loc : call_loc, name);
         if (r) {
+            c->inst_log = NULL;
             if (!c->draining)
                 solve_drain(c);
             return r;
         }
         ft = instantiate(c, s, o);
+        c->inst_log = NULL;
     }
     if (fn)
         fn->type = ft;
@@ -474,7 +497,7 @@ static Type *infer_call(Inf *in, Expr *e)
 {
     if (!e->u.call.fn)
         return call_named(in, e->name, expr_callee_loc(e), (Expr **)e->u.call.args.items, e->u.call.args.n, e->loc, 0,
-                          NULL);
+                          NULL, e);
     Type *ft = infer(in, e->u.call.fn);
     int n = e->u.call.args.n;
     Type **targs = ar_alloc(in->c->arena, sizeof(Type *) * (size_t)(n ? n : 1));
@@ -486,7 +509,7 @@ static Type *infer_call(Inf *in, Expr *e)
 static Type *infer_operator(Inf *in, Expr *e)
 {
     Expr *args[2] = { e->u.op.l, e->u.op.r };
-    return call_named(in, e->name, expr_op_loc(e), args, e->kind == EX_NEG ? 1 : 2, e->loc, 1, NULL);
+    return call_named(in, e->name, expr_op_loc(e), args, e->kind == EX_NEG ? 1 : 2, e->loc, 1, NULL, NULL);
 }
 
 /* ---- functions and statements -------------------------------------------- */
@@ -758,7 +781,7 @@ static Type *infer(Inf *in, Expr *e)
     switch (e->kind) {
     case EX_NAME:
     case EX_OP:
-        t = use_name(in, e->name, e->loc);
+        t = use_name(in, e->name, e->loc, e);
         break;
     case EX_INT:
     case EX_FLOAT:
@@ -802,6 +825,7 @@ static Type *infer(Inf *in, Expr *e)
 static void reset_after_error(Ctx *c)
 {
     c->call_nargs = 0;
+    c->inst_log = NULL;
     for (int i = c->qhead; i < c->queue.n; i++)
         ((Constraint *)c->queue.items[i])->queued = 0;
     c->queue.n = 0;

@@ -171,7 +171,19 @@ typedef struct Inst {
                             * what it stands for -- a Dim* for a dimension
                             * variable, a Shape* for a shape variable (the
                             * argument's part it matched, or a fresh one) */
+    PtrVec *log;           /* Ctx.inst_log: InstPair* (scheme.h) */
 } Inst;
+
+static void inst_note(Inst *in, InstKind kind, void *from, void *to)
+{
+    if (!in->log)
+        return;
+    InstPair *p = ar_alloc(in->c->arena, sizeof *p);
+    p->kind = kind;
+    p->from = from;
+    p->to = to;
+    pv_push(in->c->arena, in->log, p);
+}
 
 static Dim *inst_dim(Inst *in, Dim *d);
 
@@ -185,6 +197,7 @@ static DVar *inst_dvar(Inst *in, DVar *v)
     n->dyn = v->dyn;
     v->stamp = in->stamp;
     v->mark = n;
+    inst_note(in, INST_DIM, v, dim_of_var(in->c, n, in->o));
     return n;
 }
 
@@ -198,6 +211,7 @@ static Dim *inst_dvar_dim(Inst *in, DVar *v)
         n->dyn = v->dyn;
         v->stamp = in->stamp;
         v->mark = dim_of_var(in->c, n, in->o);
+        inst_note(in, INST_DIM, v, v->mark);
     }
     return v->mark;
 }
@@ -211,6 +225,7 @@ static SVar *inst_svar(Inst *in, SVar *v)
     SVar *n = svar_new(in->c, NULL);
     v->stamp = in->stamp;
     v->mark = n;
+    inst_note(in, INST_SHAPE, v, shape_of_var(in->c, n, in->o));
     return n;
 }
 
@@ -222,6 +237,7 @@ static Shape *inst_svar_shape(Inst *in, SVar *v)
     if (v->stamp != in->stamp) {
         v->stamp = in->stamp;
         v->mark = shape_of_var(in->c, svar_new(in->c, NULL), in->o);
+        inst_note(in, INST_SHAPE, v, v->mark);
     }
     return v->mark;
 }
@@ -329,6 +345,7 @@ static Type *inst_type(Inst *in, Type *t, int depth)
             return t->mark;
         t->stamp = in->stamp;
         t->mark = type_var(c, NULL);
+        inst_note(in, INST_TYPE, t, t->mark);
         return t->mark;
     case TY_TENSOR: {
         Elem *e = elem_find(t->u.ten.elem);
@@ -342,6 +359,7 @@ static Type *inst_type(Inst *in, Type *t, int depth)
                 n->cls_origin = e->cls_origin;
                 e->stamp = in->stamp;
                 e->mark = n;
+                inst_note(in, INST_ELEM, e, n);
             }
             ne = e->mark;
         } else {
@@ -506,7 +524,7 @@ Type *instantiate(Ctx *c, const Scheme *s, const Origin *o)
 {
     if (!s->generic)
         return s->type;
-    Inst in = { c, ++c->stamp, o, 0, 0 };
+    Inst in = { c, ++c->stamp, o, 0, 0, c->inst_log };
     Type *t = inst_type(&in, s->type, 0);
     inst_constraints(&in, s);
     return t;
@@ -530,6 +548,7 @@ static int match_dim(Inst *in, Dim *p, Dim *d)
             return 0;                   /* a broadcast's result: the slow way */
         v->stamp = in->stamp;
         v->mark = d;
+        inst_note(in, INST_DIM, v, d);
         return 1;
     }
     if (p->ragged || d->ragged)
@@ -615,6 +634,7 @@ static int match_shape(Inst *in, Shape *P, Shape *A)
     rest->s = aj > ai ? A->s + ai : NULL;
     v->stamp = in->stamp;
     v->mark = rest;
+    inst_note(in, INST_SHAPE, v, rest);
     return 1;
 }
 
@@ -633,6 +653,7 @@ static int match_elem(Inst *in, Elem *p, Elem *a)
         return 0;
     p->stamp = in->stamp;
     p->mark = a;
+    inst_note(in, INST_ELEM, p, a);
     return 1;
 }
 
@@ -649,6 +670,7 @@ static int match_type(Inst *in, Type *p, Type *a, int depth)
             return type_prune(p->mark) == a;
         p->stamp = in->stamp;
         p->mark = a;
+        inst_note(in, INST_TYPE, p, a);
         return 1;
     }
     if (p->kind != a->kind)
@@ -675,10 +697,14 @@ Type *instantiate_call(Ctx *c, const Scheme *s, const Origin *o, Type **args, in
     Type *ft = type_prune(s->type);
     if (!s->generic || ft->kind != TY_FUNC || (int)ft->u.fun.n != nargs)
         return NULL;
-    Inst in = { c, ++c->stamp, o, 0, 1 };
+    Inst in = { c, ++c->stamp, o, 0, 1, c->inst_log };
+    int logged = c->inst_log ? c->inst_log->n : 0;
     for (int i = 0; i < nargs; i++)
-        if (!match_type(&in, ft->u.fun.items[i], args[i], 0))
+        if (!match_type(&in, ft->u.fun.items[i], args[i], 0)) {
+            if (c->inst_log)
+                c->inst_log->n = logged;    /* (instantiate does it again) */
             return NULL;
+        }
     Type *t = inst_type(&in, ft->u.fun.ret, 0);
     inst_constraints(&in, s);
     return t;

@@ -23,4 +23,15 @@ Type *instantiate(Ctx *c, const Scheme *s, const Origin *o);
  * and unify instead (which then reports any error). */
 Type *instantiate_call(Ctx *c, const Scheme *s, const Origin *o, Type **args, int nargs);
 
+/* What an instantiation made of each generic variable it met: while
+ * Ctx.inst_log is set, instantiate and instantiate_call record one pair per
+ * variable (the lowering of run() reads them: what the callee's sizes are
+ * at a call, lower.c). */
+typedef enum { INST_DIM, INST_SHAPE, INST_ELEM, INST_TYPE } InstKind;
+typedef struct InstPair {
+    InstKind kind;
+    void *from;            /* the generic DVar*, SVar*, Elem* or Type* (a variable) */
+    void *to;              /* what it is in the instance: Dim*, Shape*, Elem*, Type* */
+} InstPair;
+
 #endif

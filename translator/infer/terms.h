@@ -357,6 +357,8 @@ typedef struct Ctx {
                            * expressions (Expr*) */
     void **call_exprs;
     int call_nargs;
+    PtrVec *inst_log;     /* InstPair*: where instantiation records what it
+                           * made of each generic variable (scheme.h) */
     PtrVec joins;         /* Join*: two annotation names made one size,
                            * while the current item is inferred (warn.c) */
     void *bounds;         /* constraint.c: the bounds of one size (VarBounds)
