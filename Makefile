@@ -22,7 +22,7 @@ BUILD    := build
 GEN      := $(BUILD)/gen
 WARN     := -std=c99 -Wall -Wextra $(if $(WERROR),-Werror)
 # The translator, grouped by stage (translator/README.md).
-STAGES   := base front infer emit driver
+STAGES   := base front infer lower emit driver
 CPPFLAGS := $(addprefix -Itranslator/,$(STAGES)) -I$(GEN)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -31,7 +31,14 @@ GENSRCS  := $(GEN)/axon.tab.c $(GEN)/axon.lex.c $(GEN)/embedded.c
 # (C symbol, file) pairs embedded into axonc by build/embed.
 EMBEDS   := axon_prelude translator/infer/prelude.axon axon_tmpl_prologue templates/prologue.h \
             axon_tmpl_function templates/function.h axon_tmpl_epilogue templates/epilogue.h \
-            axon_runtime runtime/axon_runtime.h
+            axon_runtime runtime/axon_runtime.h axon_tmpl_run_solve templates/run_solve.h \
+            axon_kernels_h runtime/kernels/kernels.h axon_k_types runtime/kernels/types.h \
+            axon_k_tensor runtime/kernels/tensor.c axon_k_convert runtime/kernels/convert.c \
+            axon_k_workspace runtime/kernels/workspace.c axon_k_elementwise runtime/kernels/elementwise.c \
+            axon_k_matmul runtime/kernels/matmul.c axon_k_einsum runtime/kernels/einsum.c \
+            axon_k_reduce runtime/kernels/reduce.c axon_k_conv runtime/kernels/conv.c \
+            axon_k_pool runtime/kernels/pool.c axon_k_norm runtime/kernels/norm.c \
+            axon_k_index runtime/kernels/index.c axon_run_spec runtime/run/spec.c
 EMBEDDED := $(filter-out axon_%,$(EMBEDS))
 OBJS     := $(patsubst translator/%.c,$(BUILD)/obj/%.o,$(SRCS)) \
             $(patsubst $(GEN)/%.c,$(BUILD)/obj/%.o,$(GENSRCS))
@@ -160,7 +167,7 @@ $(BUILD)/samples/%.h: %.axon $(BUILD)/axonc
 	@mkdir -p $(@D)
 	$(BUILD)/axonc emit $< -I samples/blocks -o $@ -MD $(AXONCFLAGS)
 $(BUILD)/samples/%: samples/%/main.c $(BUILD)/samples/%.h samples/print_tensor.h
-	$(SAMPLECC) -I$(BUILD)/samples -Isamples $< -o $@
+	$(SAMPLECC) -I$(BUILD)/samples -Isamples $< -o $@ -lm
 samples: $(addprefix $(BUILD)/samples/,$(SAMPLES))
 -include $(wildcard $(BUILD)/samples/*.d)
 

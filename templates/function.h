@@ -35,6 +35,7 @@ typedef struct axon_tmpl_plan {
     axon_shape tmp_max[AXON_TMPL_NUM_TEMPS > 0 ? AXON_TMPL_NUM_TEMPS : 1];
     int64_t tmp_max_elements[AXON_TMPL_NUM_TEMPS > 0 ? AXON_TMPL_NUM_TEMPS : 1];
     int64_t tmp_max_bytes[AXON_TMPL_NUM_TEMPS > 0 ? AXON_TMPL_NUM_TEMPS : 1];
+    int64_t workspace_bytes; /* @RUN_PLAN@ */
 } axon_tmpl_plan;
 
 /* Checks the input shapes and computes every shape; tmp, dims, out_max and
@@ -55,6 +56,7 @@ AXON_FN int axon_tmpl_shape(const axon_shape in[], axon_shape out[], axon_error 
     return axon_tmpl_solve(in, out, NULL, NULL, NULL, NULL, err);
 }
 
+/* @RUN_SOLVE@ */
 /* Checks the inputs and fills *plan. */
 AXON_FN int axon_tmpl_prepare(const axon_shape in[], axon_tmpl_plan *plan, axon_error *err)
 {
@@ -75,8 +77,10 @@ AXON_FN int axon_tmpl_prepare(const axon_shape in[], axon_tmpl_plan *plan, axon_
     if (status != AXON_OK)
         return status;
     (void)plan; /* @COUNTS@ */
+    plan->workspace_bytes = 0; /* @RUN_PREPARE@ */
     return AXON_OK;
 }
+/* @RUN_DECL@ */
 
 /* The name of intermediate tensor i (plan->tmp[i]), or NULL. */
 AXON_FN const char *axon_tmpl_temp_name(int i)

@@ -203,42 +203,48 @@ enum axon__redop { AXON_RED_SUM, AXON_RED_MEAN, AXON_RED_MAX, AXON_RED_MIN };
  *       x rank 1; writes the indices (i32) of its nonzero elements, in
  *       order, into out (rank 1, room for x's length) and returns how many.
  *
- * ---- once per header (tensor.c, convert.c, workspace.c) --------------- */
-
-/* A view of x as the shape `to` (NumPy's broadcasting: axes aligned at the
+ * ---- once per header (tensor.c, convert.c, workspace.c) ---------------
+ * (described here, not declared: a static function declared and not
+ * defined would warn in a translation unit without P_IMPLEMENTATION)
+ *
+ *
+ * A view of x as the shape `to` (NumPy's broadcasting: axes aligned at the
  * end, a 1 or a missing axis stretched by a zero stride).  The generated
- * code has checked that they broadcast. */
-AXON_RUN_FN void axon__broadcast_view(const axon_tensor *x, const axon_shape *to, axon_tensor *view);
-/* Dense row-major view of the buffer at data with the shape s. */
-AXON_RUN_FN void axon__dense_view(void *data, int64_t elem_size, const axon_shape *s, axon_tensor *view);
-/* Whether x is dense row-major (a reshape of it is a view). */
-AXON_RUN_FN int axon__is_dense(const axon_tensor *x);
-/* Views: x[i] along the first axis; [i, j) of axis k; axes a and b
- * swapped; the first axis reversed; axis k given a unit axis before it. */
-AXON_RUN_FN void axon__index_view(const axon_tensor *x, int64_t i, int64_t elem_size, axon_tensor *view);
-AXON_RUN_FN void axon__slice_view(const axon_tensor *x, int k, int64_t i, int64_t j, int64_t elem_size,
-                              axon_tensor *view);
-AXON_RUN_FN void axon__swap_view(const axon_tensor *x, int a, int b, axon_tensor *view);
-AXON_RUN_FN void axon__reverse_view(const axon_tensor *x, int64_t elem_size, axon_tensor *view);
-AXON_RUN_FN void axon__unit_view(const axon_tensor *x, int k, axon_tensor *view);
-/* A diagonal view: axes a < b of equal dims made one (at a). */
-AXON_RUN_FN void axon__diagonal_view(const axon_tensor *x, int a, int b, axon_tensor *view);
-/* A permutation of the axes: view axis i is x's axis perm[i]. */
-AXON_RUN_FN void axon__permute_view(const axon_tensor *x, const int *perm, axon_tensor *view);
-
-/* Every element of x converted to out's type (spec 9b: rounding to the
+ * code has checked that they broadcast.
+ *   AXON_RUN_FN void axon__broadcast_view(const axon_tensor *x, const axon_shape *to, axon_tensor *view);
+ * Dense row-major view of the buffer at data with the shape s.
+ *   AXON_RUN_FN void axon__dense_view(void *data, int64_t elem_size, const axon_shape *s, axon_tensor *view);
+ * Whether x is dense row-major (a reshape of it is a view).
+ *   AXON_RUN_FN int axon__is_dense(const axon_tensor *x);
+ * Views: x[i] along the first axis; [i, j) of axis k; axes a and b
+ * swapped; the first axis reversed; axis k given a unit axis before it.
+ *   AXON_RUN_FN void axon__index_view(const axon_tensor *x, int64_t i, int64_t elem_size, axon_tensor *view);
+ *   AXON_RUN_FN void axon__slice_view(const axon_tensor *x, int k, int64_t i, int64_t j, int64_t elem_size,
+ *                                 axon_tensor *view);
+ *   AXON_RUN_FN void axon__swap_view(const axon_tensor *x, int a, int b, axon_tensor *view);
+ *   AXON_RUN_FN void axon__reverse_view(const axon_tensor *x, int64_t elem_size, axon_tensor *view);
+ *   AXON_RUN_FN void axon__unit_view(const axon_tensor *x, int k, axon_tensor *view);
+ * A diagonal view: axes a < b of equal dims made one (at a).
+ *   AXON_RUN_FN void axon__diagonal_view(const axon_tensor *x, int a, int b, axon_tensor *view);
+ * A permutation of the axes: view axis i is x's axis perm[i].
+ *   AXON_RUN_FN void axon__permute_view(const axon_tensor *x, const int *perm, axon_tensor *view);
+ *
+ * Every element of x converted to out's type (spec 9b: rounding to the
  * target type, a float to an integer truncated toward zero, integers
  * wrapped; NaN and out-of-range values to an integer give an unspecified
- * value, never undefined behaviour). */
-AXON_RUN_FN void axon__convert(const axon_tensor *x, int from, const axon_tensor *out, int to);
-
-/* The workspace plan (workspace.c): n buffers, buffer i of size[i] bytes
+ * value, never undefined behaviour).
+ *   AXON_RUN_FN void axon__convert(const axon_tensor *x, int from, const axon_tensor *out, int to);
+ *
+ * The workspace plan (workspace.c): n buffers, buffer i of size[i] bytes
  * live from step first[i] to step last[i] (inclusive); buffers whose lives
  * overlap get disjoint ranges.  Fills offset[i] (multiples of 64) and
  * returns the bytes needed; order[] is scratch for n ints.  Greedy by
  * size, largest first, each at the lowest offset that fits.  Returns -1 if
- * the total overflows int64. */
-AXON_RUN_FN int64_t axon__plan_workspace(int n, const int64_t *size, const int *first, const int *last,
-                                     int64_t *offset, int *order);
+ * the total overflows int64.
+ *   AXON_RUN_FN int64_t axon__plan_workspace(int n, const int64_t *size, const int *first, const int *last,
+ *                                        int64_t *offset, int *order);
+ *
+ *
+ */
 
 #endif

@@ -181,7 +181,7 @@ static void one_input(const char *text, const Files *files)
         fuzz_fail(rc_check == 0 ? "check accepts the program but emit rejects it"
                                 : "emit accepts the program but check rejects it");
     if (rc_emit == 0) {
-        EmitOptions opt = { NULL, EL_F32, 0 };
+        EmitOptions opt = { NULL, EL_F32, 0, 0, NULL, NULL };
         Buf header;
         buf_init(&header, &cp.arena);
         if (emit_header(&cp, &opt, &header) == 0) {
@@ -204,7 +204,7 @@ static void one_input(const char *text, const Files *files)
 
     /* 4. axonc emit --format=plan */
     if (compile_input(&cp, text, files, diag, 1) == 0) {
-        EmitOptions opt = { NULL, EL_F32, 0 };
+        EmitOptions opt = { NULL, EL_F32, 0, 0, NULL, NULL };
         Buf plans;
         buf_init(&plans, &cp.arena);
         if (emit_plans(&cp, &opt, &plans) == 0)

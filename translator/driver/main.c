@@ -26,7 +26,7 @@
 
 static const char usage_text[] =
     "usage: axonc check FILE.axon [-I DIR]... [--letters] [-Werror | -w]\n"
-    "       axonc emit FILE.axon [-I DIR]... [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [-MD] [-MF DEPFILE] [-Werror | -w]\n"
+    "       axonc emit FILE.axon [-I DIR]... [-o OUT] [--prefix P] [--elem-type T] [--format c|dot|plan] [--no-run] [-MD] [-MF DEPFILE] [-Werror | -w]\n"
     "       axonc --help | --version\n";
 
 static const char help_text[] =
@@ -62,6 +62,7 @@ static const char help_text[] =
     "                      plan: each function's run-time checks and solutions, a step\n"
     "                      a line, as the header performs them\n"
     "                      example: axonc emit cnn.axon --format dot | dot -Tsvg -o cnn.svg\n"
+    "    --no-run          shape functions only: no run() (a smaller header)\n"
     "    -MD               also write a make depfile (OUT with .d for its extension)\n"
     "    -MF DEPFILE       write the depfile to DEPFILE (implies -MD)\n"
     "                      (OUT and the depfile are both replaced, or on an error neither)\n"
@@ -165,7 +166,7 @@ static int cmd_emit(int argc, char **argv, PtrVec *include)
 {
     const char *file = NULL, *out = NULL, *depfile = NULL;
     int md = 0, dot = 0, plans = 0, werror = 0, nowarn = 0;
-    EmitOptions opt = { NULL, EL_F32, 0 };
+    EmitOptions opt = { NULL, EL_F32, 0, 0, NULL, NULL };
     for (int i = 0; i < argc; i++) {
         int inc = include_option(argc, argv, &i, include);
         if (inc < 0)
@@ -209,6 +210,8 @@ static int cmd_emit(int argc, char **argv, PtrVec *include)
                 return usage_error("unknown element type '%s' (bool, i8 .. i64, u8 .. u64, f16, bf16, f32, f64, none)", val);
         } else if (strcmp(a, "-MD") == 0)
             md = 1;
+        else if (strcmp(a, "--no-run") == 0)
+            opt.no_run = 1;
         else if (strcmp(a, "-Werror") == 0)
             werror = 1;
         else if (strcmp(a, "-w") == 0)

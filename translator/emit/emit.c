@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "emit_run.h"
 #include "print.h"
 #include "symtab.h"
 #include "types.h"
@@ -77,6 +78,17 @@ static void instantiate_template(Buf *out, const char *tmpl, const Subst *subs, 
     }
 }
 
+void emit_template_into(Buf *out, const char *tmpl, const char *const *markers, const char *const *texts, int n,
+                        const char *lower)
+{
+    Subst subs[8];
+    for (int i = 0; i < n && i < 8; i++) {
+        subs[i].marker = markers[i];
+        subs[i].text = texts[i];
+    }
+    instantiate_template(out, tmpl, subs, n < 8 ? n : 8, lower, lower, NULL);
+}
+
 /* Text pasted into a C comment, escaped as in a C string literal (a
  * backslash, a control or non-ASCII byte as \ooo) so that the comment can
  * neither close early nor open a nested one: the slash of a star-slash or a
@@ -132,6 +144,7 @@ int emit_plans(Compilation *cp, const EmitOptions *opt, Buf *out)
  * warning that says which name and what has it. */
 static const char *const fn_words[] = {
     "dims", "plan", "solve", "shape", "prepare", "temp_name", "NUM_INPUTS", "NUM_OUTPUTS", "NUM_TEMPS",
+    "run", "_view", "_r_solve", "_r_dims",
 };
 
 static int claim_names(Compilation *cp, CnNames *names, Binding *b, const char *cname, FnCode *fc)
@@ -190,33 +203,84 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
 
     CnNames names;         /* every name the header defines (cnames.h) */
     cn_init(&names, a);
+    /* Each exported function's pieces first: the shared parts of run()
+     * (the externs' table, the kernels) depend on all of them. */
+    RunKernels kernels;
+    memset(&kernels, 0, sizeof kernels);
+    PtrVec fns = { 0 };
+    typedef struct Fn {
+        Binding *b;
+        const char *cname;
+        FnCode fc;
+        RunCode rc;
+    } Fn;
     for (int i = 0; i < cp->checked.bindings.n; i++) {
         Binding *b = cp->checked.bindings.items[i];
         if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
             continue;          /* values are not exported (docs/c-api.md) */
         if (!compile_own_item(cp, b->item))
             continue;          /* nor an imported file's (spec section 2) */
-        const char *cname = ar_printf(a, "%s_%s", prefix, cn_spell(a, b->item->name, CN_FUNCTION));
-        FnCode fc;
-        if (emit_function(cp, b, cname, opt, &fc))
+        Fn *fn = ar_alloc(a, sizeof *fn);
+        fn->b = b;
+        fn->cname = ar_printf(a, "%s_%s", prefix, cn_spell(a, b->item->name, CN_FUNCTION));
+        if (emit_function(cp, b, fn->cname, opt, &fn->fc))
             continue;
-        if (claim_names(cp, &names, b, cname, &fc))
+        if (claim_names(cp, &names, b, fn->cname, &fn->fc))
             continue;
+        if (opt->no_run || b->item->kind == IT_EXTERN)
+            fn->rc.why = "";        /* (an extern's run() is the user's own) */
+        else
+            emit_run(cp, b, fn->cname, prefix, opt, &kernels, &fn->rc);
+        if (fn->rc.why && *fn->rc.why)
+            diag_warning(&cp->diag, b->item->name_loc, "'%s': run() is not available: %s", b->item->name,
+                         fn->rc.why);
+        pv_push(a, &fns, fn);
+    }
+    emit_run_shared(cp, &kernels, prefix, out);
+    for (int i = 0; i < fns.n; i++) {
+        Fn *fn = fns.items[i];
+        FnCode *fc = &fn->fc;
+        RunCode *rc = &fn->rc;
+        const char *cname = fn->cname;
         const char *pre = ar_printf(a, "%s_", cname);
+        int run = !rc->why;
         Subst subs[] = {
-            { "DOC", fc.doc },
-            { "NUM_INPUTS", ar_printf(a, "#define %s_NUM_INPUTS %d", cname, fc.ninputs) },
-            { "NUM_OUTPUTS", ar_printf(a, "#define %s_NUM_OUTPUTS %d", cname, fc.noutputs) },
-            { "NUM_TEMPS", ar_printf(a, "#define %s_NUM_TEMPS %d\n%s", cname, fc.ntemps, buf_str(&fc.indices)) },
-            { "DIMS", buf_str(&fc.dims) },
-            { "BODY", buf_str(&fc.body) },
-            { "COUNTS", fc.counts.n ? buf_str(&fc.counts) : "    (void)plan;" },
-            { "TEMP_NAMES", fc.temp_names.n ? buf_str(&fc.temp_names) : "    default: break;" },
+            { "DOC", fc->doc },
+            { "NUM_INPUTS", ar_printf(a, "#define %s_NUM_INPUTS %d", cname, fc->ninputs) },
+            { "NUM_OUTPUTS", ar_printf(a, "#define %s_NUM_OUTPUTS %d", cname, fc->noutputs) },
+            { "NUM_TEMPS", ar_printf(a, "#define %s_NUM_TEMPS %d\n%s", cname, fc->ntemps, buf_str(&fc->indices)) },
+            { "DIMS", buf_str(&fc->dims) },
+            { "BODY", buf_str(&fc->body) },
+            { "COUNTS", fc->counts.n ? buf_str(&fc->counts) : "    (void)plan;" },
+            { "TEMP_NAMES", fc->temp_names.n ? buf_str(&fc->temp_names) : "    default: break;" },
+            { "RUN_PLAN", run ? buf_str(&rc->plan)
+                              : "    int64_t workspace_bytes;   /* 0: this function has no run() (docs/c-api.md) */" },
+            { "RUN_SOLVE", run ? buf_str(&rc->solve) : "" },
+            { "RUN_PREPARE", run ? buf_str(&rc->prepare) : "    plan->workspace_bytes = 0;" },
+            { "RUN_DECL", run ? buf_str(&rc->decl)
+                              : ar_printf(a, "/* %s has no run(): %s. */", fn->b->item->name,
+                                          *rc->why ? rc->why
+                                          : fn->b->item->kind == IT_EXTERN ? "it is an extern" : "emit --no-run") },
         };
         buf_putc(out, '\n');
         instantiate_template(out, axon_tmpl_function, subs, (int)(sizeof subs / sizeof subs[0]), pre, pre, NULL);
     }
+    Buf impl;
+    buf_init(&impl, a);
+    if (kernels.any) {
+        buf_printf(&impl, "\n/* ---- run(): defined where %s is, declarations everywhere ---- */\n",
+                   ar_printf(a, "%.*s_IMPLEMENTATION", (int)(guard.n - 7), buf_str(&guard)));
+        buf_printf(&impl, "#ifdef %.*s_IMPLEMENTATION\n", (int)(guard.n - 7), buf_str(&guard));
+        emit_run_kernels(cp, &kernels, &impl);
+        for (int i = 0; i < fns.n; i++) {
+            Fn *fn = fns.items[i];
+            if (!fn->rc.why)
+                buf_puts(&impl, buf_str(&fn->rc.impl));
+        }
+        buf_puts(&impl, "#endif\n");
+    }
     buf_putc(out, '\n');
-    instantiate_template(out, axon_tmpl_epilogue, NULL, 0, NULL, NULL, NULL);
+    Subst epi[] = { { "RUN_IMPL", buf_str(&impl) } };
+    instantiate_template(out, axon_tmpl_epilogue, epi, 1, NULL, NULL, NULL);
     return cp->diag.errors ? 1 : 0;
 }

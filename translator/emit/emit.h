@@ -14,6 +14,12 @@ typedef struct EmitOptions {
     const char *prefix;    /* P in P_NAME_shape; NULL: the file's stem */
     int elem_default;      /* ElemPrim for element variables; EL_VAR: refuse them */
     int plans;             /* FnCode.plan: the run-time plan as text */
+    int no_run;            /* --no-run: shape functions only, no run() */
+    const PtrVec *dyn_known;   /* DVar*: with run_nodes, sizes known as dyn[k] */
+    const PtrVec *run_nodes;   /* PTensor*: emit_function writes, in place of
+                            * the named intermediates, these shapes (the
+                            * nodes of run(): emit_run.c), and on failure
+                            * warns nothing (FnCode.why says why) */
 } EmitOptions;
 
 /* Writes the header for a compiled program into out.  Returns 0, or 1 when
@@ -35,7 +41,15 @@ typedef struct FnCode {
     Buf plan;               /* EmitOptions.plans: the plan, a step a line */
     PtrVec names;           /* the index constants' names (emit.c claims
                              * them: cnames.h) */
+    const char *why;        /* EmitOptions.run_nodes: why it failed */
+    int bounded;            /* every size bounded (spec 8b): temp_max holds */
+    const int64_t *temp_max;    /* the largest element count of each intermediate */
 } FnCode;
+
+/* A template into out: each line marked with markers[i] replaced by
+ * texts[i], axon_tmpl_/AXON_TMPL_ by lower (emit_run.c's use). */
+void emit_template_into(Buf *out, const char *tmpl, const char *const *markers, const char *const *texts, int n,
+                        const char *lower);
 
 /* Plans the checks of one top-level function.  Returns 0 and fills fc; or
  * 1 when the function cannot be exported (a warning was printed). */

@@ -978,15 +978,16 @@ static void w_solve(W *w, PStep *st)
                 val_fail(w, &st->val, ar_printf(a, "axon__rem(%s, %s) != 0", t, mul), "AXON_ERR_DIVISIBILITY", why,
                          ar_printf(a, "is {}, which is not of the form %s", form), val, NULL, NULL);
         }
+        /* (a size that nothing reads once solved: only its checks stay) */
         if (zero)
-            line(w, "int64_t %s = %s ? AXON_DIM_UNKNOWN : axon__div(%s, %s, &bad);", x, zero, t, mul);
+            decl_effect(w, x, ar_printf(a, "%s ? AXON_DIM_UNKNOWN : axon__div(%s, %s, &bad)", zero, t, mul));
         else
-            line(w, "int64_t %s = axon__div(%s, %s, &bad);", x, t, mul);   /* (exact: no rounding) */
+            decl_effect(w, x, ar_printf(a, "axon__div(%s, %s, &bad)", t, mul));   /* (exact: no rounding) */
         if (st->coef < 0)           /* (only INT64_MIN / -1 overflows) */
             fail_if(w, "bad", "AXON_ERR_OVERFLOW", why, ar_printf(a, "%s: the size overflows int64", st->val.where),
                     NULL, NULL, NULL, NULL);
     } else {
-        line(w, "int64_t %s = %s;", x, t);
+        decl(w, x, ar_printf(a, "int64_t %s = %s;", x, t));
     }
     /* A size >= 0 divided by a positive multiplier cannot be negative. */
     if (!(rest0 && st->val.nonneg && st->coef > 0 && (!st->factor || st->nonzero)))
@@ -1778,10 +1779,15 @@ static void last_bindings(Pattern *p, Symtab *last)
 
 /* ---- the whole function ---------------------------------------------- */
 
+static FnCode *run_fc;          /* emit_function in run mode: its FnCode */
+
 static int not_exported(W *w, Loc loc, const char *why)
 {
     plan_clear(w->p);
-    diag_warning(w->c->diag, loc, "'%s' is not exported: %s", w->p->fname, why);
+    if (w->opt->run_nodes)
+        run_fc->why = why;      /* (run mode: the caller says it) */
+    else
+        diag_warning(w->c->diag, loc, "'%s' is not exported: %s", w->p->fname, why);
     return 1;
 }
 
@@ -1893,6 +1899,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     plan.c = &cp->ctx;
     plan.nm = &nm;
     plan.fname = b->item->name;
+    plan.dyn_known = opt->dyn_known;
     W writer;
     W *w = &writer;
     memset(w, 0, sizeof *w);
@@ -1906,6 +1913,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     Loc at = b->item->name_loc;
 
     memset(fc, 0, sizeof *fc);
+    run_fc = fc;
     buf_init(&fc->dims, a);
     buf_init(&fc->body, a);
     buf_init(&fc->counts, a);
@@ -1955,7 +1963,9 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         t->desc = ar_printf(a, "output %d", i + 1);
     }
     PtrVec inter = { 0 };   /* every intermediate, named or not, in the order computed */
-    if (fn) {
+    if (opt->run_nodes)
+        inter = *opt->run_nodes;
+    else if (fn) {
         for (int i = 0; i < fn->stmts.n; i++) {
             Stmt *st = fn->stmts.items[i];
             collect_unnamed(w, st->value, &inter);
@@ -2024,7 +2034,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     }
     PtrVec aliases = { 0 };
     const void **alias = ar_alloc(a, sizeof(void *) * (size_t)(plan.outputs.n + 1));
-    if (fn) {
+    if (fn && !opt->run_nodes) {
         Symtab last;
         st_init(&last, a);
         for (int i = 0; i < fn->stmts.n; i++)
@@ -2042,6 +2052,9 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             pv_push(a, &aliases, ar_printf(a, "%s is %s", t->desc, is_out->desc));
         else if (rank_known(w, t))
             pv_push(a, &plan.temps, t);
+        else if (opt->run_nodes)
+            return not_exported(w, at, ar_printf(a, "the rank of %s (%s) is not determined by the input shapes",
+                                                 t->desc, shape_text(w, t->type->u.ten.shape)));
     }
     for (int i = 0; i < plan.temps.n; i++)
         check_temp_rank(w, plan.temps.items[i]);
@@ -2179,6 +2192,8 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     fc->ninputs = plan.inputs.n;
     fc->noutputs = plan.outputs.n;
     fc->ntemps = plan.temps.n;
+    fc->bounded = bounded;
+    fc->temp_max = maxima[2];
 
     plan_clear(&plan);
     return 0;

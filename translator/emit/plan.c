@@ -1624,6 +1624,15 @@ int plan_function(Plan *p, const Scheme *s)
     }
     for (int i = 0; i < s->cons.n; i++)
         pv_push(a, &pl.cons, s->cons.items[i]);
+    /* Sizes that operations produced, known to run() once they ran. */
+    for (int i = 0; p->dyn_known && i < p->dyn_known->n; i++) {
+        DVar *v = p->dyn_known->items[i];
+        PVar *k = ar_alloc(a, sizeof *k);
+        k->local = ar_printf(a, "dyn[%d]", i);
+        k->from = "the size an operation found";
+        k->validated = 1;
+        set_var(&pl, v, k);
+    }
     /* Simple steps first; a solve by a run-time factor only when no simple
      * step is left; the last resort only when neither is. */
     for (;;) {

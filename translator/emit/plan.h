@@ -167,6 +167,9 @@ typedef struct Plan {
     struct KnownRef *lead_other;   /* those whose lead term has no variable */
     uint32_t ix_stamp;
     PtrVec splitting;       /* Dim*: being split (plan_known_split) */
+    const PtrVec *dyn_known;    /* DVar*: sizes an operation produces that the
+                            * code has at hand as dyn[k] (run()'s shapes
+                            * after a nonzero: emit_run.c) */
 } Plan;
 
 /* Plans the checks of a function whose tensors are in p (inputs, outputs,

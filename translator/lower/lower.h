@@ -1,0 +1,106 @@
+/* lower.h - an exported function as run() computes it (axon-spec.md
+ * section 9): every call of the program's own functions, lambdas and
+ * closures inlined (Axon has no recursion), what is left is built-in
+ * operators over tensor nodes, and loops (map, map2, reduce, loop) whose
+ * bodies are blocks of their own.  Each node's shape is a term over the
+ * exported function's own variables, which the header's plan computes at
+ * run time (emit_run.c); the views, buffers and lifetimes are buffers.c's.
+ *
+ * The lowering evaluates the typed syntax tree with an environment, as an
+ * interpreter would, but makes nodes instead of values: a call of a
+ * function binds its parameters to the argument values and goes on in its
+ * body, with what its type variables are at that call (the instantiation
+ * that inference recorded, subst.h).
+ */
+#ifndef AXONC_LOWER_H
+#define AXONC_LOWER_H
+
+#include "compile.h"
+
+typedef struct LNode LNode;
+typedef struct LLoop LLoop;
+
+typedef enum {
+    LN_INPUT,      /* in[input] */
+    LN_DIMS,       /* a dims value: its values are its shape */
+    LN_LITERAL,    /* a scalar literal (fval, ival) */
+    LN_OP,         /* a built-in operator's result (op, args) */
+    LN_LOOP,       /* output `index` of a loop */
+    LN_PARAM,      /* inside a loop's body: its parameter `index` (a slice
+                    * of a sliced input, or the carried state) */
+    LN_EXTERN      /* output `index` of a call of an extern (op: its name) */
+} LNodeKind;
+
+struct LNode {
+    int id;                /* index in LFunc.nodes */
+    LNodeKind kind;
+    const char *op;        /* LN_OP: the operator ("matmul", "+", "__neg",
+                            * "f32", ...); LN_EXTERN: the extern */
+    LNode **args;
+    int nargs;
+    int index;             /* LN_INPUT: in[] index; LN_LOOP, LN_PARAM,
+                            * LN_EXTERN: which output or parameter */
+    LLoop *loop;           /* LN_LOOP, LN_PARAM */
+    struct LCall *call;    /* LN_EXTERN: the call its outputs share */
+    Shape *shape;          /* over the exported function's variables */
+    int elem;              /* ElemPrim (never EL_VAR: --elem-type given) */
+    Loc loc;               /* the expression, for messages and comments */
+    const char *spec;      /* einsum and the reductions */
+    double fval;           /* LN_LITERAL */
+    int64_t ival;
+    int is_float;          /* LN_LITERAL: written with a fraction */
+    void *aux;             /* buffers.c and emit_run.c */
+};
+
+/* A block: the nodes and loops of one straight-line sequence, in order. */
+typedef struct LItem {
+    LNode *node;           /* one of these is set */
+    LLoop *loop;
+} LItem;
+
+typedef struct LBlock {
+    PtrVec items;          /* LItem* */
+} LBlock;
+
+struct LLoop {
+    const char *kind;      /* "map", "map2", "reduce", "loop" */
+    Loc loc;
+    LNode *xs[2];          /* the sliced inputs (map2: two) */
+    int nxs;
+    PtrVec init;           /* LNode*: reduce's initial value, loop's state
+                            * (flattened), before the loop */
+    PtrVec params;         /* LNode* (LN_PARAM): state first, then slices */
+    LBlock body;
+    PtrVec results;        /* LNode*: the body's values (new state first,
+                            * then map's and loop's per-step outputs) */
+    PtrVec outs;           /* LNode* (LN_LOOP): state, then stacked outputs */
+    int nstate;            /* state tensors (reduce, loop) */
+    int *scratch;          /* buffers.c: per state tensor, the workspace
+                            * buffer its new value goes through when it is
+                            * a view of the state itself (-1: none) */
+    void *aux;
+};
+
+typedef struct LCall {     /* a call of an extern */
+    const char *name;
+    Loc loc;
+    PtrVec args;           /* LNode* (tensors, dims values, flattened) */
+    PtrVec outs;           /* LNode* (LN_EXTERN) */
+} LCall;
+
+typedef struct LFunc {
+    const char *name;
+    Binding *binding;
+    PtrVec nodes;          /* LNode*, by id */
+    LBlock body;
+    PtrVec inputs;         /* LNode* (LN_INPUT or LN_DIMS), in[] order */
+    PtrVec outputs;        /* LNode*, out[] order */
+    PtrVec externs;        /* const char*: the externs it calls, each once */
+} LFunc;
+
+/* Lowers exported function b (a function of the program, first-order:
+ * emit.c exports no other).  elem_default gives element variables their
+ * type.  Returns NULL with *why saying what run() cannot do here. */
+LFunc *lower_function(Compilation *cp, Binding *b, int elem_default, const char **why);
+
+#endif
