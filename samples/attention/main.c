@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define ATTENTION_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "attention.h"
+#include "run_sample.h"
 
 static void print_shape(const char *what, const axon_shape *s)
 {
@@ -31,6 +33,7 @@ int main(void)
         fprintf(stderr, "rejected: %s\n", err.message);
         return 1;
     }
+    RUN_SAMPLE(attention_attention, plan, in);
     printf("attention: inputs accepted\n");
     print_shape("x", &in[attention_attention_IN_x]);
     print_shape("heads", &in[attention_attention_IN_heads]);

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define CNN_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "cnn.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 int main(void)
 {
@@ -28,6 +30,7 @@ int main(void)
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(cnn_cnn, plan, in);
     printf("cnn: inputs accepted\n");
     for (int i = 0; i < cnn_cnn_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define CONV_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "conv.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 int main(void)
 {
@@ -24,6 +26,7 @@ int main(void)
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(conv_conv, plan, in);
     printf("conv: inputs accepted\n");
     for (int i = 0; i < conv_conv_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

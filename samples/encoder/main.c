@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define ENCODER_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "encoder.h"
+#include "run_sample.h"
 
 static void print_shape(const char *what, const axon_shape *s)
 {
@@ -35,6 +37,7 @@ int main(void)
         fprintf(stderr, "rejected: %s\n", err.message);
         return 1;
     }
+    RUN_SAMPLE(encoder_encoder, plan, in);
     printf("encoder: inputs accepted\n");
     print_shape("x", &in[encoder_encoder_IN_x]);
     print_shape("output", &plan.out[encoder_encoder_OUT_0]);

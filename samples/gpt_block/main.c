@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define GPT_BLOCK_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "gpt_block.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 #define IN(name) gpt_block_gpt_block_IN_##name
 
@@ -29,6 +31,7 @@ int main(void)
         printf("unexpected: %s\n", err.message);
         return 1;
     }
+    RUN_SAMPLE(gpt_block_gpt_block, plan, in);
     printf("gpt_block: inputs accepted\n");
     for (int i = 0; i < gpt_block_gpt_block_NUM_INPUTS; i++)
         if (i != IN(heads))     /* (a dims value: a size, not a buffer) */

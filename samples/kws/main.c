@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define KWS_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "kws.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 static const char *const names[kws_kws_NUM_INPUTS] = {
     [kws_kws_IN_x] = "x", [kws_kws_IN_k1] = "k1", [kws_kws_IN_k2] = "k2", [kws_kws_IN_kc] = "kc",
@@ -22,6 +24,7 @@ static int show(axon_shape in[kws_kws_NUM_INPUTS])
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(kws_kws, plan, in);
     printf("kws: inputs accepted\n");
     for (int i = 0; i < kws_kws_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define LSTM_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "lstm.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 int main(void)
 {
@@ -41,6 +43,7 @@ int main(void)
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(lstm_lstm, plan, in);
     printf("lstm: inputs accepted\n");
     for (int i = 0; i < lstm_lstm_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define MLP_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "mlp.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 int main(void)
 {
@@ -31,6 +33,7 @@ int main(void)
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(mlp_mlp, plan, in);
     printf("mlp: inputs accepted\n");
     for (int i = 0; i < mlp_mlp_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

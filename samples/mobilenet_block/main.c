@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define MOBILENET_BLOCK_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "mobilenet_block.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 static const char *const names[mobilenet_block_sep_NUM_INPUTS] = {
     [mobilenet_block_sep_IN_x] = "x", [mobilenet_block_sep_IN_dw] = "dw", [mobilenet_block_sep_IN_pw] = "pw",
@@ -24,6 +26,7 @@ static int show(axon_shape in[mobilenet_block_sep_NUM_INPUTS])
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(mobilenet_block_sep, plan, in);
     const axon_shape *stride = &in[mobilenet_block_sep_IN_stride];
     printf("sep, stride %lld x %lld: inputs accepted\n", (long long)stride->dims[0], (long long)stride->dims[1]);
     /* The tensors; the stride (sizes, not a tensor) is in the line above. */

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define RESNET_BLOCK_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "resnet_block.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 static const char *const names[resnet_block_block_NUM_INPUTS] = {
     [resnet_block_block_IN_x] = "x", [resnet_block_block_IN_w1] = "w1", [resnet_block_block_IN_w2] = "w2",
@@ -24,6 +26,7 @@ static int show(axon_shape in[resnet_block_block_NUM_INPUTS])
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(resnet_block_block, plan, in);
     printf("block: inputs accepted\n");
     for (int i = 0; i < resnet_block_block_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define RNN_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "rnn.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 int main(void)
 {
@@ -35,6 +37,7 @@ int main(void)
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(rnn_model, plan, in);
     printf("model: inputs accepted\n");
     for (int i = 0; i < rnn_model_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

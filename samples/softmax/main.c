@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define SOFTMAX_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "softmax.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 /* Checks x's shape, prints the plan and allocates every buffer from it. */
 static int show(axon_shape x)
@@ -23,6 +25,7 @@ static int show(axon_shape x)
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(softmax_softmax, plan, in);
     printf("softmax, rank %d: accepted\n", x.rank);
     print_tensor("input", "x", &in[softmax_softmax_IN_x], axon_elements(&in[softmax_softmax_IN_x]),
                  axon_bytes(&in[softmax_softmax_IN_x], sizeof(float)));

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define TRANSFORMER_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "transformer.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 int main(void)
 {
@@ -36,6 +38,7 @@ int main(void)
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(transformer_block, plan, in);
     printf("block: inputs accepted\n");
     for (int i = 0; i < transformer_block_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

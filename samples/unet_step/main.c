@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define UNET_STEP_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "unet_step.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 static const char *const names[unet_step_unet_NUM_INPUTS] = {
     [unet_step_unet_IN_x] = "x", [unet_step_unet_IN_kd] = "kd", [unet_step_unet_IN_ku] = "ku",
@@ -27,6 +29,7 @@ int main(void)
         printf("unexpected %s: %s\n", axon_status_name(status), err.message);
         return 1;
     }
+    RUN_SAMPLE(unet_step_unet, plan, in);
     printf("unet: inputs accepted\n");
     for (int i = 0; i < unet_step_unet_NUM_INPUTS; i++)
         print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));

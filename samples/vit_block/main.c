@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define VIT_BLOCK_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "vit_block.h"
 #include "print_tensor.h"
+#include "run_sample.h"
 
 #define IN(name) vit_block_vit_block_IN_##name
 
@@ -34,6 +36,7 @@ int main(void)
         printf("unexpected: %s\n", err.message);
         return 1;
     }
+    RUN_SAMPLE(vit_block_vit_block, plan, in);
     printf("vit_block: inputs accepted\n");
     for (int i = 0; i < vit_block_vit_block_NUM_INPUTS; i++)
         if (i != IN(heads))     /* (a dims value: a size, not a buffer) */

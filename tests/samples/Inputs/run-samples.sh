@@ -30,7 +30,7 @@ for main in samples/*/main.c; do
         fail "axonc emit $dir/$name.axon -I samples/blocks failed" "$WORK/$name.emit.log"
         continue
     fi
-    if ! "$@" -I"$WORK" -I"$ROOT/samples" "$main" -o "$WORK/$name" >"$WORK/$name.cc.log" 2>&1; then
+    if ! "$@" -I"$WORK" -I"$ROOT/samples" "$main" -o "$WORK/$name" -lm >"$WORK/$name.cc.log" 2>&1; then
         fail "$main does not compile" "$WORK/$name.cc.log"
         continue
     fi
