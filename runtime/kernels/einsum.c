@@ -24,7 +24,7 @@ AXON_RUN_FN void AXON_K(einsum)(int nops, const axon_tensor *const ops[], const 
     const AXON_T *p0 = (const AXON_T *)ops[0]->data;
     const AXON_T *p1 = nops > 1 ? (const AXON_T *)ops[1]->data : p0;
     AXON_T *op_ = (AXON_T *)out->data;
-    int64_t st[AXON__ITER_OPS][AXON__ITER_RANK], dims[AXON__ITER_RANK];
+    int64_t st[AXON__ITER_OPS][AXON__ITER_RANK], dims[AXON__ITER_RANK] = { 0 };
     int64_t factor = 1, nout, nsum;
     int nsl = 0;
     axon__iter outer, inner;
