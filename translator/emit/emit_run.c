@@ -958,19 +958,10 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
     put(rr, "                 %saxon_error *err)", ext_param);
     put(rr, "{");
     rr->indent++;
-    put(rr, "char *ws = (char *)workspace;");
-    put(rr, "const axon_shape *node = plan->node;");
-    if (nd) {
-        put(rr, "int64_t dyn[%d];", nd);
-        for (int i = 0; i < nd; i++)
-            put(rr, "dyn[%d] = plan->node_max[%d].dims[0];   /* (until its nonzero runs) */", i, r.dyn_node[i]->id);
-    }
-    put(rr, "if (plan->workspace_bytes < 0)");
-    put(rr, "    return axon__fail(err, AXON_ERR_OVERFLOW, 0, 0, \"%s: the tensors that run() computes for these "
-            "shapes have more bytes than int64 can count\", 0, 0, 0, 0);", b->item->name);
-    put(rr, "int64_t it[%d];", L->max_depth ? L->max_depth : 1);
-    put(rr, "it[0] = 0;");
-    put(rr, "(void)ws; (void)in; (void)out; (void)err; (void)it;%s", rc->uses_externs ? " (void)ext;" : "");
+    /* the body first: what it reads decides the locals it needs */
+    Buf body;
+    buf_init(&body, a);
+    rr->out = &body;
     block_code(rr, &f->body);
     for (int i = 0; i < L->copies.n; i++) {
         LNode *n = L->copies.items[i];
@@ -984,6 +975,32 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
         rr->indent--;
         put(rr, "}");
     }
+    rr->out = &rc->impl;
+    const char *bt = buf_str(&body);
+    /* (nvcc warns of a local set and not read, a cast to void or not) */
+    int views = strstr(bt, "__view(") != NULL;
+    int uses_ws = views || strstr(bt, "ws +") != NULL;
+    int uses_node = views || strstr(bt, "node[") != NULL || strstr(bt, "node = ") != NULL;
+    if (uses_ws)
+        put(rr, "char *ws = (char *)workspace;");
+    else
+        put(rr, "(void)workspace;");
+    put(rr, "if (plan->workspace_bytes < 0)");
+    put(rr, "    return axon__fail(err, AXON_ERR_OVERFLOW, 0, 0, \"%s: the tensors that run() computes for these "
+            "shapes have more bytes than int64 can count\", 0, 0, 0, 0);", b->item->name);
+    if (uses_node)
+        put(rr, "const axon_shape *node = plan->node;");
+    if (nd) {
+        put(rr, "int64_t dyn[%d];", nd);
+        for (int i = 0; i < nd; i++)
+            put(rr, "dyn[%d] = plan->node_max[%d].dims[0];   /* (until its nonzero runs) */", i, r.dyn_node[i]->id);
+    }
+    if (views && L->max_depth)
+        put(rr, "int64_t it[%d] = { 0 };", L->max_depth);
+    else if (views)
+        put(rr, "const int64_t *it = 0;   /* (no loop) */");
+    put(rr, "(void)in; (void)out; (void)err;%s", rc->uses_externs ? " (void)ext;" : "");
+    buf_puts(&rc->impl, bt);
     put(rr, "return AXON_OK;");
     rr->indent--;
     put(rr, "}");
@@ -1013,7 +1030,6 @@ static void put_file(Buf *out, const char *text)
 
 void emit_run_shared(Compilation *cp, const RunKernels *k, const char *prefix, Buf *out)
 {
-    (void)cp;
     if (!k->any)
         return;
     buf_puts(out, "#ifndef AXON_KERNELS_H\n");
@@ -1032,8 +1048,14 @@ void emit_run_shared(Compilation *cp, const RunKernels *k, const char *prefix, B
                         " * its outputs, shaped and with room, to fill; it returns AXON_OK or a status\n"
                         " * with *err filled. */\n");
         buf_printf(out, "typedef struct %s_externs {\n    void *ctx;\n", prefix);
-        for (int i = 0; i < k->externs.n; i++) {
-            Item *it = k->externs.items[i];
+        /* (in the order the program declares them) */
+        for (int j = 0; j < cp->checked.bindings.n; j++) {
+            Item *it = ((Binding *)cp->checked.bindings.items[j])->item;
+            int used = 0;
+            for (int i = 0; i < k->externs.n && !used; i++)
+                used = k->externs.items[i] == it;
+            if (!used)
+                continue;
             buf_printf(out, "    int (*%s)(void *ctx, const axon_tensor *in, int nin, const axon_tensor *out, int nout,\n"
                             "        axon_error *err);\n", cn_spell(&cp->arena, it->name, CN_FUNCTION));
         }

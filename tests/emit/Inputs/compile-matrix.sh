@@ -13,6 +13,10 @@
 #                        (a __global__ kernel calling every shape function, so
 #                        they must be __host__ __device__) -- nvcc is skipped,
 #                        with a message, only where it is not installed.
+#   run():               each header's definitions (P_IMPLEMENTATION) in a
+#                        translation unit of their own, linked with the two
+#                        others; every header's in one (shared kernels
+#                        defined once) with gcc -O2, g++, clang and nvcc
 # usage: compile-matrix.sh AXONC ROOT WORKDIR
 set -u
 AXONC=$1
@@ -58,10 +62,14 @@ C
     } | sed 's/\\_/_/g' > "$WORK/$stem.use.c"
     printf '#include "%s.h"\nint other_tu(void);\nint other_tu(void) { return AXON_MAX_RANK; }\n' "$stem" > "$WORK/$stem.b.c"
     printf '#include "%s.h"\nint other_tu(void);\nint main(void) { return other_tu() == AXON_MAX_RANK ? 0 : 1; }\n' "$stem" > "$WORK/$stem.main.c"
+    # run()'s definitions (stb-style): in one translation unit of its own
+    up=$(echo "$stem" | tr 'a-z' 'A-Z')
+    printf '#define %s_IMPLEMENTATION\n#include "%s.h"\n' "$up" "$stem" > "$WORK/$stem.impl.c"
     ok=1
+    gcc -std=c99 -pedantic $W -I"$WORK" -c "$WORK/$stem.impl.c" -o "$WORK/$stem.impl.o" || { echo "FAIL gcc -std=c99 -pedantic (run()): $src"; ok=0; }
     gcc -std=c99 -pedantic $W -I"$WORK" -c "$WORK/$stem.use.c" -o "$WORK/$stem.use.o" || { echo "FAIL gcc -std=c99 -pedantic: $src"; ok=0; }
     gcc -std=c99 -ffreestanding -fsyntax-only $W -I"$WORK" "$WORK/$stem.use.c" || { echo "FAIL gcc -ffreestanding: $src"; ok=0; }
-    gcc -std=c99 $W -I"$WORK" "$WORK/$stem.main.c" "$WORK/$stem.b.c" "$WORK/$stem.use.o" -o "$WORK/$stem.exe" &&
+    gcc -std=c99 $W -I"$WORK" "$WORK/$stem.main.c" "$WORK/$stem.b.c" "$WORK/$stem.use.o" "$WORK/$stem.impl.o" -o "$WORK/$stem.exe" -lm &&
         "$WORK/$stem.exe" || { echo "FAIL two translation units: $src"; ok=0; }
     [ $ok = 1 ] && echo "ok $src"
     exit $((1 - ok))
@@ -84,6 +92,16 @@ all="$WORK/all.c"
 for h in "$WORK"/*.h; do printf '#include "%s"\n' "$(basename "$h")" >> "$all"; done
 cat "$WORK"/*.use.c | grep -v '^#include' >> "$all"
 printf 'int main(void) { return 0; }\n' >> "$all"
+# and one with every header's run() defined (the kernels that several
+# headers share, defined once)
+impl="$WORK/impl.c"
+: > "$impl"
+for h in "$WORK"/*.h; do
+    b=$(basename "$h" .h)
+    printf '#define %s_IMPLEMENTATION\n#include "%s.h"\n' "$(echo "$b" | tr 'a-z' 'A-Z')" "$b" >> "$impl"
+done
+gcc -std=c99 -pedantic -O2 $W -I"$WORK" -c "$impl" -o "$WORK/impl.o" || { echo "FAIL gcc -O2 (every run())"; status=1; }
+g++ -std=c++11 $W -x c++ -I"$WORK" -c "$impl" -o "$WORK/implxx.o" || { echo "FAIL g++ (every run())"; status=1; }
 gcc -std=c11 $W -I"$WORK" -c "$all" -o "$WORK/all.o" || { echo "FAIL gcc -std=c11"; status=1; }
 gcc -std=c99 -O2 $W -I"$WORK" -c "$all" -o "$WORK/allO2.o" || { echo "FAIL gcc -O2"; status=1; }
 gcc -std=c99 -O3 $W -I"$WORK" -c "$all" -o "$WORK/allO3.o" || { echo "FAIL gcc -O3"; status=1; }
@@ -93,6 +111,7 @@ gcc $W -I"$WORK" -c "$all" -o "$WORK/allgnu.o" || { echo "FAIL gcc (default mode
 g++ $W -x c++ -I"$WORK" -c "$all" -o "$WORK/allgnuxx.o" || { echo "FAIL g++ (default mode)"; status=1; }
 if command -v clang >/dev/null 2>&1; then
     clang -std=c99 $W -I"$WORK" -c "$all" -o "$WORK/allclang.o" || { echo "FAIL clang"; status=1; }
+    clang -std=c99 $W -I"$WORK" -c "$impl" -o "$WORK/implclang.o" || { echo "FAIL clang (every run())"; status=1; }
 else
     echo "clang: not installed, skipped"
 fi
@@ -107,9 +126,12 @@ if [ -n "$NVCC" ]; then
     printf '    *status = s;\n}\n' >> "$cu"
     "$NVCC" -std=c++14 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$WORK" -c "$cu" -o "$WORK/allcu.o" ||
         { echo "FAIL nvcc"; status=1; }
+    cp "$impl" "$WORK/impl.cu"
+    "$NVCC" -std=c++14 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$WORK" -c "$WORK/impl.cu" -o "$WORK/implcu.o" ||
+        { echo "FAIL nvcc (every run(), host code)"; status=1; }
     [ $status = 0 ] && echo "nvcc: compiled, shape functions called from a __global__ kernel"
 else
     echo "nvcc: not installed, skipped"
 fi
-[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O2, -O3, c++11, gnu, gnu++, clang, nvcc)"
+[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O2, -O3, c++11, gnu, gnu++, clang, nvcc; run() too)"
 exit $status
