@@ -181,7 +181,8 @@ def bits_to_values(t, b):
         with np.errstate(all='ignore'):
             v = (b.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     elif is_float(t):
-        v = b.astype(UINT[SIZE[t]]).view(NPT[t]).astype(np.float64)
+        with np.errstate(all='ignore'):
+            v = b.astype(UINT[SIZE[t]]).view(NPT[t]).astype(np.float64)
     elif t == 'bool':
         v = b.astype(np.int64)
     else:
@@ -1145,7 +1146,7 @@ def gen_view(g, helper):
     c.what = 'view ' + helper
     inplace = r.randint(0, 1)
     lo = {'index': 1, 'slice': 1, 'swap': 1, 'reverse': 1, 'diagonal': 2, 'unit': 0}.get(helper, 0)
-    s = g.shape(lo=lo, hi=min(5, 8 - (helper == 'unit')), limit=120)
+    s = g.shape(lo=lo, hi=7 if helper == 'unit' else 8, limit=120)     # (a unit axis more: at most 8)
     if helper == 'diagonal':
         a, b = sorted(r.sample(range(len(s)), 2))
         s[b] = s[a]
