@@ -608,7 +608,7 @@ static void loop_code(R *r, LLoop *L)
                 continue;
             put(r, "{");
             r->indent++;
-            const char *dst;
+            const char *dst = NULL;
             if (pass == 0 || sb >= 0) {
                 dst = ar_printf(r->a, "sc%d", r->tmp++);
                 put(r, "axon_tensor %s;", dst);
