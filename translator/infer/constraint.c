@@ -1056,17 +1056,57 @@ static int known_bound(Ctx *c, Constraint *k, Dim *d)
     return 0;
 }
 
+/* Whether a kept bound (a clause or a rule) says num >= 0; nothing kept. */
+static int bound_says(Ctx *c, Constraint *k, Dim *num)
+{
+    int64_t val, have;
+    num = dim_norm(c, num);
+    if (!dim_has_neg(num))
+        return 1;
+    Dim *L = primitive(c, num, &val);
+    if (!L || mentions_dyn(L))
+        return 0;
+    Bounds2 *b2 = dm_get(by_dim(c, &c->bounds), L);
+    return b2 && ((still_bounds(c, &b2->clause, L, k->level, &have) && have <= val) ||
+                  (still_bounds(c, &b2->rule, L, k->level, &have) && have <= val));
+}
+
+/* d >= 0 with no negative coefficient is implied when every floor
+ * division in it has a numerator that a kept bound says is >= 0 (conv2d's
+ * (h + 2 * p - r) / s + 1 and its clause r <= h + 2 * p). */
+static int implied_through_divisions(Ctx *c, Constraint *k, Dim *d)
+{
+    if (k->promise || k->templ)
+        return 0;
+    for (uint32_t i = 0; i < d->nt; i++) {
+        if (d->t[i].coef < 0)
+            return 0;
+        for (uint32_t j = 0; j < d->t[i].nf; j++)
+            if (d->t[i].f[j].div && !bound_says(c, k, d->t[i].f[j].div->num))
+                return 0;
+    }
+    return 1;
+}
+
 static void examine_nonneg(Ctx *c, Constraint *k)
 {
     Site site = site_of(k->why);
     Dim *d = dim_norm(c, k->l);
+    /* (num / den >= 0 is num >= 0: a divisor is a size, and a zero one is
+     * an error of its own; the check then computes no division) */
+    while (d->nt == 1 && d->t[0].coef > 0 && d->t[0].nf == 1 && d->t[0].f[0].div && d->t[0].f[0].pow == 1 &&
+           !k->clause) {
+        k->l = d->t[0].f[0].div->num;
+        d = dim_norm(c, k->l);
+    }
     check_overflow(c, &site);
     int64_t v;
     if (dim_is_const(d, &v)) {
         if (v < 0)
             err_negative(c, k, v);
         finish(c, k);
-    } else if (d->ragged || !dim_has_neg(d) || same_nonneg(c, k, d) || known_bound(c, k, d)) {
+    } else if (d->ragged || !dim_has_neg(d) || same_nonneg(c, k, d) || implied_through_divisions(c, k, d) ||
+               known_bound(c, k, d)) {
         finish(c, k);
     } else {
         watch_cons(c, k);

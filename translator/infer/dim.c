@@ -154,9 +154,14 @@ DVar *dim_is_var(const Dim *d)
 
 int dim_has_neg(const Dim *d)
 {
-    for (uint32_t i = 0; i < d->nt; i++)
+    for (uint32_t i = 0; i < d->nt; i++) {
         if (d->t[i].coef < 0)
             return 1;
+        /* a floor division is as negative as its numerator: (W - w) / 2 */
+        for (uint32_t j = 0; j < d->t[i].nf; j++)
+            if (d->t[i].f[j].div && dim_has_neg(d->t[i].f[j].div->num))
+                return 1;
+    }
     return 0;
 }
 

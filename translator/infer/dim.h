@@ -37,7 +37,9 @@ int dim_is_const(const Dim *d, int64_t *v);
 DVar *dim_is_var(const Dim *d);                    /* exactly 1 * v */
 int dim_equal(const Dim *a, const Dim *b);
 int dim_cmp(const Dim *a, const Dim *b);
-int dim_has_neg(const Dim *d);                     /* a negative coefficient */
+int dim_has_neg(const Dim *d);                     /* may be negative: a negative
+                                                    * coefficient, or a floor
+                                                    * division of such */
 int dim_mentions(const Dim *d, const DVar *v);
 /* Whether d can equal v for non-negative values of its variable: 1 yes,
  * 0 never, -1 cannot tell (several variables, or not linear). */
