@@ -118,8 +118,9 @@ enum axon__redop { AXON_RED_SUM, AXON_RED_MEAN, AXON_RED_MAX, AXON_RED_MIN };
  *       +, -, * wrap at T's width; / is floored, and a zero divisor is a
  *       data error AXON_ERR_ZERO_DIVISION (at->fmt has one {}: the flat
  *       row-major position in out); pow of integers by repeated squaring
- *       (a negative exponent: 1 / a^-b floored, so 0 unless a is 1 or -1;
- *       0^negative is a zero division).  Returns AXON_OK or the status.
+ *       (a negative exponent: 1 / a^-b, floored, at T's width, so 0 for
+ *       a > 1 and -1 for a < -1; a power that is 0 there, 0^negative
+ *       included, is a zero division).  Returns AXON_OK or the status.
  *   void AXON_K(compare)(int op, const axon_tensor *a, const axon_tensor *b, const axon_tensor *out);
  *       out is bool (unsigned char, 0 or 1); NaN compares false but for NE.
  *   void AXON_K(select)(const axon_tensor *cond, const axon_tensor *b, const axon_tensor *c,
@@ -154,8 +155,8 @@ enum axon__redop { AXON_RED_SUM, AXON_RED_MEAN, AXON_RED_MAX, AXON_RED_MIN };
  *       anything), elsewhere x's dim.  SUM, MEAN (NaN over an empty set: 0
  *       / 0), MAX (-inf over an empty set, NaN propagates), MIN (+inf).
  *       For integer T, MAX/MIN over an empty set give T's least/greatest
- *       value, MEAN is floored (a data error is not possible: an empty
- *       mean of integers is 0).
+ *       value, MEAN is floored, and of an empty set 0 (the generated code
+ *       makes that a data error, AXON_ERR_EMPTY, before calling).
  *   int AXON_K(argmax)(const axon_tensor *x, const axon_tensor *out, const axon__site *at,
  *                      axon_error *err);
  *       out is i32, x's rank as for reduce; the index is row-major over the

@@ -491,6 +491,13 @@ static void op_code(R *r, LNode *n)
                 tn(n->args[0]->elem), x, at);
         } else {
             need(r, KF_REDUCE, n->elem);
+            int fl = n->elem == EL_F16 || n->elem == EL_BF16 || n->elem == EL_F32 || n->elem == EL_F64;
+            if (!strcmp(op, "mean") && !fl) {
+                /* an integer mean of nothing has no value (a float's is NaN) */
+                const char *at = site(r, n, "the mean of an empty axis has no integer value");
+                put(r, "if (axon__numel(%s.rank, %s.dims) == 0 && axon__numel(%s.rank, %s.dims) > 0)", x, x, o, o);
+                put(r, "    return axon__failv(err, AXON_ERR_EMPTY, %s.line, %s.column, %s.fmt, 0, 0);", at, at, at);
+            }
             put(r, "axon__k_reduce_%s(AXON_RED_%s, &%s, &red);", T,
                 !strcmp(op, "sum") ? "SUM" : !strcmp(op, "mean") ? "MEAN" : !strcmp(op, "amax") ? "MAX" : "MIN", x);
         }
