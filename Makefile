@@ -38,7 +38,8 @@ EMBEDS   := axon_prelude translator/infer/prelude.axon axon_tmpl_prologue templa
             axon_k_matmul runtime/kernels/matmul.c axon_k_einsum runtime/kernels/einsum.c \
             axon_k_reduce runtime/kernels/reduce.c axon_k_conv runtime/kernels/conv.c \
             axon_k_pool runtime/kernels/pool.c axon_k_norm runtime/kernels/norm.c \
-            axon_k_index runtime/kernels/index.c axon_run_spec runtime/run/spec.c
+            axon_k_index runtime/kernels/index.c axon_run_spec runtime/run/spec.c \
+            axon_run_fused runtime/run/fused.c
 EMBEDDED := $(filter-out axon_%,$(EMBEDS))
 OBJS     := $(patsubst translator/%.c,$(BUILD)/obj/%.o,$(SRCS)) \
             $(patsubst $(GEN)/%.c,$(BUILD)/obj/%.o,$(GENSRCS))

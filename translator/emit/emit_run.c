@@ -17,7 +17,7 @@
 extern const char axon_kernels_h[], axon_k_types[], axon_k_tensor[], axon_k_convert[], axon_k_workspace[],
     axon_k_elementwise[], axon_k_matmul[], axon_k_einsum[], axon_k_reduce[], axon_k_conv[], axon_k_pool[],
     axon_k_norm[], axon_k_index[], axon_run_spec[];
-extern const char axon_tmpl_run_solve[];
+extern const char axon_tmpl_run_solve[], axon_run_fused[];
 
 /* The kernel files that are templates, by element type. */
 enum { KF_ELEMENTWISE, KF_MATMUL, KF_EINSUM, KF_REDUCE, KF_CONV, KF_POOL, KF_NORM, KF_INDEX, KF_COUNT };
@@ -254,6 +254,162 @@ static void view_case(R *r, LNode *n)
 
 /* ---- the operators -------------------------------------------------------- */
 
+/* ---- fused element-wise groups (f32) ------------------------------------- */
+
+typedef struct Fuse {
+    PtrVec leaves;         /* LNode*: the tensors the group reads */
+    Buf code;              /* the statements computing each element */
+    int tmp;
+} Fuse;
+
+static const char *f32_literal(R *r, LNode *n)
+{
+    if (n->op && !strcmp(n->op, "inf"))
+        return "INFINITY";
+    return ar_printf(r->a, "(float)%.17g", n->is_float ? n->fval : (double)n->ival);
+}
+
+/* The statements computing node n's element (a float named "tN"), its
+ * operands first; returns its name.  Each operator as the reference
+ * computes it (elementwise.c): +, -, *, / in float (the same rounding as
+ * in double then float), the functions in double, rounded once. */
+static const char *fused_expr(R *r, Fuse *fu, LNode *n)
+{
+    NodeInfo *ni = &r->L->info[n->id];
+    if (ni->inline_const)
+        return f32_literal(r, n);
+    if (!ni->fused) {
+        /* a leaf: its value at this element */
+        for (int i = 0; i < fu->leaves.n; i++)
+            if (fu->leaves.items[i] == n)
+                return ar_printf(r->a, "l%d[j * s%d]", i, i);
+        pv_push(r->a, &fu->leaves, n);
+        return ar_printf(r->a, "l%d[j * s%d]", fu->leaves.n - 1, fu->leaves.n - 1);
+    }
+    const char *x = n->nargs > 0 ? fused_expr(r, fu, n->args[0]) : "0";
+    const char *y = n->nargs > 1 ? fused_expr(r, fu, n->args[1]) : "0";
+    const char *t = ar_printf(r->a, "t%d", fu->tmp++);
+    const char *op = n->op;
+    const char *e;
+    if (!strcmp(op, "+")) e = ar_printf(r->a, "%s + %s", x, y);
+    else if (!strcmp(op, "-")) e = ar_printf(r->a, "%s - %s", x, y);
+    else if (!strcmp(op, "*")) e = ar_printf(r->a, "%s * %s", x, y);
+    else if (!strcmp(op, "/")) e = ar_printf(r->a, "%s / %s", x, y);
+    else if (!strcmp(op, "maximum") || !strcmp(op, "max"))
+        e = ar_printf(r->a, "axon__fmax_nan(%s, %s)", x, y);
+    else if (!strcmp(op, "minimum") || !strcmp(op, "min"))
+        e = ar_printf(r->a, "axon__fmin_nan(%s, %s)", x, y);
+    else if (!strcmp(op, "pow")) e = ar_printf(r->a, "(float)pow((double)%s, (double)%s)", x, y);
+    else if (!strcmp(op, "__neg")) e = ar_printf(r->a, "-%s", x);
+    else if (!strcmp(op, "relu")) e = ar_printf(r->a, "axon__frelu(%s)", x);
+    else if (!strcmp(op, "sign")) e = ar_printf(r->a, "axon__fsign(%s)", x);
+    else if (!strcmp(op, "abs")) e = ar_printf(r->a, "fabsf(%s)", x);
+    else e = ar_printf(r->a, "(float)axon__k_unary_double_f32(AXON_OP_%s, (double)%s)", unop_names[unop(op)], x);
+    buf_printf(&fu->code, "float %s = %s;\n", t, e);
+    return t;
+}
+
+/* Node n computed with its fused operands in one loop: rows of the last
+ * axis, each a plain loop (the compiler vectorises it where every operand's
+ * stride there is 1), the other axes by the odometer. */
+static void fused_code(R *r, LNode *n)
+{
+    Fuse fu;
+    memset(&fu, 0, sizeof fu);
+    buf_init(&fu.code, r->a);
+    /* the root's own operands are read through fused_expr as for a fused node */
+    NodeInfo *ri = &r->L->info[n->id];
+    int was = ri->fused;
+    ri->fused = 1;
+    const char *res = fused_expr(r, &fu, n);
+    ri->fused = was;
+    need(r, KF_ELEMENTWISE, EL_F32);
+    put(r, "{   /* %s, fused */", n->op);
+    r->indent++;
+    const char *o = view(r, n);
+    int nl = fu.leaves.n;
+    for (int i = 0; i < nl; i++) {
+        LNode *x = fu.leaves.items[i];
+        put(r, "axon_tensor a%d;", i);
+        put(r, "%s__view(plan, node, in, out, ws, it, %d, &a%d);", r->cname, x->id, i);
+        put(r, "axon__broadcast_view(&a%d, &node[%d], &a%d);", i, n->id, i);
+    }
+    put(r, "int rk = %s.rank;", o);
+    put(r, "int64_t inner = rk ? %s.dims[rk - 1] : 1, so = rk ? %s.strides[rk - 1] : 0;", o, o);
+    for (int i = 0; i < nl; i++)
+        put(r, "int64_t s%d = rk ? a%d.strides[rk - 1] : 0;", i, i);
+    /* the rows (every axis but the last) by an odometer of our own: any
+     * number of operands, each offset moved by its stride */
+    put(r, "int64_t rows = inner > 0 ? 1 : 0;");
+    put(r, "int64_t ix[AXON_MAX_RANK];");
+    put(r, "for (int k = 0; k + 1 < rk; k++) {");
+    put(r, "    rows *= %s.dims[k] > 0 ? %s.dims[k] : 0;", o, o);
+    put(r, "    ix[k] = 0;");
+    put(r, "}");
+    Buf offs;
+    buf_init(&offs, r->a);
+    buf_puts(&offs, "int64_t oo = 0");
+    for (int i = 0; i < nl; i++)
+        buf_printf(&offs, ", o%d = 0", i);
+    put(r, "%s;", buf_str(&offs));
+    Buf cond;
+    buf_init(&cond, r->a);
+    buf_puts(&cond, "so == 1");
+    for (int i = 0; i < nl; i++)
+        buf_printf(&cond, " && s%d == 1", i);
+    put(r, "int unit = %s;", buf_str(&cond));
+    put(r, "for (int64_t e = 0; e < rows; e++) {");
+    r->indent++;
+    put(r, "float *po = (float *)%s.data + oo;", o);
+    for (int i = 0; i < nl; i++)
+        put(r, "const float *l%d = (const float *)a%d.data + o%d;", i, i, i);
+    /* the same body twice: unit strides (constants the compiler sees), then any */
+    for (int pass = 0; pass < 2; pass++) {
+        put(r, pass == 0 ? "if (unit) {" : "} else {");
+        r->indent++;
+        if (pass == 0)
+            for (int i = 0; i < nl; i++)
+                put(r, "const int64_t s%d = 1;", i);
+        put(r, "for (int64_t j = 0; j < inner; j++) {");
+        r->indent++;
+        const char *p = buf_str(&fu.code);
+        while (*p) {
+            const char *nl2 = strchr(p, '\n');
+            size_t len = nl2 ? (size_t)(nl2 - p) : strlen(p);
+            put(r, "%.*s", (int)len, p);
+            p += len + (nl2 != NULL);
+        }
+        put(r, pass == 0 ? "po[j] = %s;" : "po[j * so] = %s;", res);
+        r->indent--;
+        put(r, "}");
+        r->indent--;
+    }
+    put(r, "}");
+    /* the next row */
+    put(r, "for (int k = rk - 2; k >= 0; k--) {");
+    r->indent++;
+    Buf step, back;
+    buf_init(&step, r->a);
+    buf_init(&back, r->a);
+    buf_printf(&step, "oo += %s.strides[k];", o);
+    buf_printf(&back, "oo -= %s.strides[k] * %s.dims[k];", o, o);
+    for (int i = 0; i < nl; i++) {
+        buf_printf(&step, " o%d += a%d.strides[k];", i, i);
+        buf_printf(&back, " o%d -= a%d.strides[k] * %s.dims[k];", i, i, o);
+    }
+    put(r, "%s", buf_str(&step));
+    put(r, "if (++ix[k] < %s.dims[k])", o);
+    put(r, "    break;");
+    put(r, "%s", buf_str(&back));
+    put(r, "ix[k] = 0;");
+    r->indent--;
+    put(r, "}");
+    r->indent--;
+    put(r, "}");
+    r->indent--;
+    put(r, "}");
+}
+
 /* out view v, and the operands' views; writes the kernel call of node n. */
 static void op_code(R *r, LNode *n)
 {
@@ -262,8 +418,12 @@ static void op_code(R *r, LNode *n)
     NodeInfo *in = &r->L->info[n->id];
     if (!strcmp(op, "topk.indices"))
         return;                                 /* written by topk */
-    if (in->store == NS_VIEW)
-        return;                                 /* nothing to compute */
+    if (in->store == NS_VIEW || in->fused)
+        return;                                 /* nothing to compute here */
+    if (layout_fuses(r->L, n)) {
+        fused_code(r, n);
+        return;
+    }
     put(r, "{   /* %s */", op);
     r->indent++;
     const char *o = view(r, n);
@@ -513,7 +673,7 @@ static void op_code(R *r, LNode *n)
 /* A literal: its value filled in at its step. */
 static void literal_code(R *r, LNode *n)
 {
-    if (r->L->info[n->id].store == NS_VIEW)
+    if (r->L->info[n->id].store == NS_VIEW || r->L->info[n->id].inline_const)
         return;
     need(r, KF_ELEMENTWISE, n->elem);
     const char *v;
@@ -1081,6 +1241,7 @@ void emit_run_kernels(Compilation *cp, const RunKernels *k, Buf *out)
     put_file(out, axon_k_tensor);
     put_file(out, axon_k_convert);
     put_file(out, axon_run_spec);
+    put_file(out, axon_run_fused);
     buf_puts(out, "#endif\n");
     for (int f = 0; f < KF_COUNT; f++)
         for (int e = 0; e < EL_DIMS; e++) {

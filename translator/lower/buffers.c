@@ -180,6 +180,19 @@ static void use(Walk *w, LNode *n)
 
 static void walk_block(Walk *w, LBlock *blk);
 
+/* The operands a fused group reads (its leaves), each once. */
+static void use_leaves(Walk *w, LNode *n)
+{
+    for (int k = 0; k < n->nargs; k++) {
+        LNode *x = n->args[k];
+        NodeInfo *xi = &w->L->info[x->id];
+        if (xi->fused)
+            use_leaves(w, x);
+        else if (!xi->inline_const)
+            use(w, x);
+    }
+}
+
 static void walk_block(Walk *w, LBlock *blk)
 {
     for (int i = 0; i < blk->items.n; i++) {
@@ -187,8 +200,13 @@ static void walk_block(Walk *w, LBlock *blk)
         w->step++;
         if (it->node) {
             LNode *n = it->node;
-            for (int k = 0; k < n->nargs; k++)
-                use(w, n->args[k]);
+            NodeInfo *ni = &w->L->info[n->id];
+            if (ni->fused || ni->inline_const) {
+                ni->step = w->step;
+                ni->depth = w->loops.n;
+                continue;                       /* computed by its consumer */
+            }
+            use_leaves(w, n);
             define(w, n);
             if (n->kind == LN_OP && !strcmp(n->op, "topk.indices")) {
                 /* written with the values, at their step: live from there */
@@ -285,6 +303,18 @@ static int elementwise(const char *op)
     return 0;
 }
 
+/* The operands a node reads through its fused ones. */
+static void collect_leaves(const RunLayout *L, LNode *n, PtrVec *out, Arena *a)
+{
+    for (int k = 0; k < n->nargs; k++) {
+        LNode *x = n->args[k];
+        if (L->info[x->id].fused)
+            collect_leaves(L, x, out, a);
+        else if (!L->info[x->id].inline_const)
+            pv_push(a, out, x);
+    }
+}
+
 /* In place: an element-wise result takes the buffer of an operand of its
  * shape and type whose life ends where the result is made (a chain `x * g
  * + b`, relu of it, ... in one buffer).  The operand itself, not a view of
@@ -297,8 +327,10 @@ static void share_in_place(Walk *w)
         LNode *n = b->node;
         if (!n || n->kind != LN_OP || !elementwise(n->op) || L->info[n->id].copy)
             continue;
-        for (int k = 0; k < n->nargs; k++) {
-            LNode *x = n->args[k];
+        PtrVec leaves = { 0 };
+        collect_leaves(L, n, &leaves, w->c->arena);
+        for (int k = 0; k < leaves.n; k++) {
+            LNode *x = leaves.items[k];
             NodeInfo *xi = &L->info[x->id];
             if (xi->store != NS_BUFFER || x->elem != n->elem || !shape_equal(w->c, x->shape, n->shape))
                 continue;
@@ -315,6 +347,103 @@ static void share_in_place(Walk *w)
     }
 }
 
+int lower_fusable(const LNode *n)
+{
+    static const char *const ops[] = {
+        "+", "-", "*", "/", "__neg", "maximum", "minimum", "max", "min", "pow", "exp", "log", "sqrt",
+        "tanh", "sigmoid", "relu", "abs", "erf", "sin", "cos", "rsqrt", "gelu", "silu", "floor", "ceil", "sign",
+    };
+    if (n->kind != LN_OP || n->elem != EL_F32 || !n->op)
+        return 0;
+    for (int k = 0; k < n->nargs; k++)
+        if (n->args[k]->elem != EL_F32)
+            return 0;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(n->op, ops[i]))
+            return 1;
+    return 0;
+}
+
+int layout_fuses(const RunLayout *L, const LNode *n)
+{
+    for (int k = 0; k < n->nargs; k++) {
+        const NodeInfo *xi = &L->info[n->args[k]->id];
+        if (xi->fused || xi->inline_const)
+            return 1;
+    }
+    return 0;
+}
+
+/* Uses of each node: how many, and whether each is an operand of an f32
+ * element-wise operator (the one consumer, for fusion). */
+typedef struct Uses {
+    int n;
+    int other;             /* a use that is not an operand of a fusable op */
+    LNode *consumer;       /* the last fusable consumer */
+    LLoop *in_loop;        /* the loop body the node is in (NULL: the top) */
+    LLoop *consumer_loop;
+} Uses;
+
+static void count_uses(LBlock *blk, LLoop *loop, Uses *u)
+{
+    for (int i = 0; i < blk->items.n; i++) {
+        LItem *it = blk->items.items[i];
+        if (it->node) {
+            LNode *n = it->node;
+            u[n->id].in_loop = loop;
+            int fusable = lower_fusable(n);
+            for (int k = 0; k < n->nargs; k++) {
+                Uses *x = &u[n->args[k]->id];
+                x->n++;
+                if (fusable) {
+                    x->consumer = n;
+                    x->consumer_loop = loop;
+                } else {
+                    x->other = 1;
+                }
+            }
+            if (n->kind == LN_EXTERN)
+                for (int k = 0; k < n->call->args.n; k++)
+                    u[((LNode *)n->call->args.items[k])->id].other = 1;
+            continue;
+        }
+        LLoop *L = it->loop;
+        for (int k = 0; k < L->nxs; k++)
+            u[L->xs[k]->id].other = 1;
+        for (int k = 0; k < L->init.n; k++)
+            u[((LNode *)L->init.items[k])->id].other = 1;
+        for (int k = 0; k < L->results.n; k++)
+            u[((LNode *)L->results.items[k])->id].other = 1;
+        count_uses(&L->body, L, u);
+    }
+}
+
+/* Fusion: an f32 element-wise result used once, by an f32 element-wise
+ * operator of the same shape in the same block, is computed inside that
+ * operator's loop; a literal that only such operators read is a constant
+ * of theirs. */
+static void fuse(Ctx *c, LFunc *f, RunLayout *L)
+{
+    Uses *u = ar_alloc(c->arena, sizeof(Uses) * (size_t)(f->nodes.n ? f->nodes.n : 1));
+    count_uses(&f->body, NULL, u);
+    for (int i = 0; i < f->outputs.n; i++)
+        u[((LNode *)f->outputs.items[i])->id].other = 1;
+    for (int i = 0; i < f->nodes.n; i++) {
+        LNode *n = f->nodes.items[i];
+        Uses *x = &u[i];
+        if (x->other || !x->n || !x->consumer)
+            continue;
+        if (n->kind == LN_LITERAL && n->elem == EL_F32) {
+            L->info[i].inline_const = 1;        /* (a constant: in any loop) */
+            continue;
+        }
+        if (x->consumer_loop != x->in_loop)
+            continue;
+        if (x->n == 1 && lower_fusable(n) && shape_equal(c, n->shape, x->consumer->shape))
+            L->info[i].fused = 1;
+    }
+}
+
 RunLayout *layout_function(Ctx *c, LFunc *f)
 {
     Arena *a = c->arena;
@@ -326,6 +455,7 @@ RunLayout *layout_function(Ctx *c, LFunc *f)
     w.f = f;
     w.L = L;
     int nloops = 0, steps = 0;
+    fuse(c, f, L);
     index_loops(&w, &f->body, &nloops);
     w.loop_end = ar_alloc(a, sizeof(int) * (size_t)(nloops ? nloops : 1));
     loop_ends(&w, &f->body, &steps);

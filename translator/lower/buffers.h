@@ -29,6 +29,9 @@ typedef struct NodeInfo {
     int copy;              /* NS_BUFFER of a reshape: its operand copied in first */
     int step;              /* where it is defined */
     int depth;             /* loops around it */
+    int fused;             /* an f32 element-wise result computed inside its
+                            * one consumer's loop (no storage) */
+    int inline_const;      /* a literal that every consumer fuses (no storage) */
 } NodeInfo;
 
 typedef struct RBuffer {
@@ -61,6 +64,12 @@ int lower_spec_permutation(const char *spec, int *perm, int *rank);
  * workspace.c) at compile time, for sizes known then (the largest, for
  * WORKSPACE_BYTES_MAX): fills offset[], returns the total (-1 past int64). */
 int64_t layout_place(const RunLayout *L, const int64_t *size, int64_t *offset);
+
+/* Whether node n is an f32 element-wise operator that fusion takes
+ * (a chain `relu(x * g + b)` computed in one loop: emit_run.c). */
+int lower_fusable(const LNode *n);
+/* Whether node n computes its value in one loop with fused operands. */
+int layout_fuses(const RunLayout *L, const LNode *n);
 
 /* Places every node of f. */
 RunLayout *layout_function(Ctx *c, LFunc *f);
