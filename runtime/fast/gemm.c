@@ -1,0 +1,549 @@
+/* ==== axon fast: gemm.c begin =============================================
+ * gemm.c - f32 matrix product for run()'s fast paths (fast.h):
+ *
+ *     c[i, j] (+)= sum_p a[i, p] * b[p, j]      (any strides, 0 included)
+ *
+ * BLIS's five loops around one register-tiled micro-kernel:
+ *
+ *   jc: n in blocks of Nc
+ *     pc: k in blocks of Kc         pack b[pc.., jc..] into the shared
+ *                                   panel: Nc / NR slivers of Kc x NR
+ *       ic: m in blocks of Mc       pack a[ic.., pc..] into this thread's
+ *                                   block: Mc / MR slivers of MR x Kc
+ *         jr: the Nc block by NR    (the B sliver stays in L1)
+ *           ir: the Mc block by MR  the micro-kernel: an MR x NR tile of c
+ *                                   in vector registers, Kc rank-1 updates
+ *
+ * Edges (m, n not multiples of MR, NR) are packed with zeros and the tile
+ * stored through a scalar loop over its valid part; k needs no padding (the
+ * micro-kernel runs exactly Kc steps).  Nothing outside the operands is
+ * read, nothing outside c written; c is read only where accumulating (or
+ * after the first k block).
+ *
+ * Summation order: c[i, j] is the k blocks' partial sums added in order,
+ * each summed by one accumulator from p = pc up (fused multiply-adds).  It
+ * depends on Kc alone, which depends on k alone: any thread count, and any
+ * split of the (ic, jr) tiles between threads, gives the same bits.
+ *
+ * Vectors: GNU C vector extensions where __GNUC__ (64 bytes where
+ * __AVX512F__, 32 where __AVX__, 16 else: 16, 8 or 4 lanes; the tile is
+ * MR rows of two vectors), plain C elsewhere (or with AXON_GEMM_SCALAR
+ * defined: the test of that path).  Fused multiply-add: GCC contracts
+ * a * b + c only under -ffp-contract=fast, which an ISO -std turns off, so
+ * the micro-kernel asks for it itself; clang contracts within an
+ * expression by default.
+ *
+ * Threads (_OPENMP): one parallel region per (jc, pc) block, at most
+ * AXON_MAX_THREADS threads (fast.h) and one for a small product; the B
+ * panel packed by all of them, then the tiles (ic block, range of NR
+ * slivers) shared out, each thread packing A into its own block of the
+ * scratch.
+ *
+ * AXON_USE_CBLAS: cblas_sgemm where c and both operands have a layout it
+ * takes (unit stride on one axis, the other within int), else the above.
+ */
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#ifdef AXON_USE_CBLAS
+#include <cblas.h>
+#endif
+
+/* ---- the configuration: vector width, tile, block limits ---------------- */
+
+#if defined(__GNUC__) && !defined(AXON_GEMM_SCALAR)
+#if defined(__AVX512F__)
+#define AXON__GEMM_VB 64
+#define AXON__GEMM_MR 8
+#elif defined(__AVX__)
+#define AXON__GEMM_VB 32
+#define AXON__GEMM_MR 6
+#else
+#define AXON__GEMM_VB 16
+#define AXON__GEMM_MR 6
+#endif
+#define AXON__GEMM_VL (AXON__GEMM_VB / 4)          /* lanes */
+#define AXON__GEMM_NR (2 * AXON__GEMM_VL)          /* two vectors a row */
+typedef float axon__vf __attribute__((vector_size(AXON__GEMM_VB), may_alias));
+typedef float axon__vfu __attribute__((vector_size(AXON__GEMM_VB), aligned(4), may_alias));
+#else
+#define AXON__GEMM_VB 0
+#define AXON__GEMM_MR 4
+#define AXON__GEMM_NR 4
+#endif
+
+/* Block limits: an A block (Mc x Kc) stays in L2, a B sliver (Kc x NR) in
+ * L1 beside the A sliver streaming through, the B panel (Kc x Nc) in L3. */
+#define AXON__GEMM_KC 384
+#define AXON__GEMM_MC (AXON__GEMM_MR * (168 / AXON__GEMM_MR))
+#define AXON__GEMM_NC (AXON__GEMM_NR * (4096 / AXON__GEMM_NR))
+/* Operands read in place (rows contiguous): for now by a test of the sizes. */
+#ifndef AXON__GEMM_A_IN_PLACE
+#define AXON__GEMM_A_IN_PLACE(m, n, k) 0
+#endif
+#ifndef AXON__GEMM_B_IN_PLACE
+#define AXON__GEMM_B_IN_PLACE(m, n, k) 0
+#endif
+/* Below this many multiply-adds a product runs on one thread. */
+#define AXON__GEMM_SERIAL ((int64_t)48 * 48 * 48)
+
+/* GCC: fused multiply-add in the micro-kernel whatever -std says. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__INTEL_COMPILER)
+#define AXON__GEMM_FMA __attribute__((optimize("fp-contract=fast")))
+#else
+#define AXON__GEMM_FMA
+#endif
+
+/* The block sizes of a product, from m, n, k alone (the scratch and the
+ * summation order depend on nothing else). */
+typedef struct axon__gemm_blocks {
+    int64_t mc, nc, kc;
+} axon__gemm_blocks;
+
+/* n split into ceil(n / max) equal blocks, rounded up to a multiple of r
+ * (max is a multiple of r: the result is at most max, and at most n
+ * rounded up). */
+AXON_FN int64_t axon__gemm_split(int64_t n, int64_t max, int64_t r)
+{
+    int64_t parts, b;
+    if (n <= 0)
+        return r;
+    parts = n / max + (n % max != 0);
+    b = n / parts + (n % parts != 0);
+    return (b + r - 1) / r * r;
+}
+
+AXON_FN axon__gemm_blocks axon__gemm_block_sizes(int64_t m, int64_t n, int64_t k)
+{
+    axon__gemm_blocks bl;
+    bl.mc = axon__gemm_split(m, AXON__GEMM_MC, AXON__GEMM_MR);
+    bl.nc = axon__gemm_split(n, AXON__GEMM_NC, AXON__GEMM_NR);
+    bl.kc = axon__gemm_split(k, AXON__GEMM_KC, 1);
+    return bl;
+}
+
+AXON_FN int64_t axon__gemm_round64(int64_t bytes)
+{
+    return (bytes + 63) / 64 * 64;
+}
+
+/* Bytes of one thread's A block and of the B panel. */
+AXON_FN int64_t axon__gemm_a_bytes(axon__gemm_blocks bl)
+{
+    return axon__gemm_round64(bl.mc * bl.kc * (int64_t)sizeof(float));
+}
+
+AXON_FN int64_t axon__gemm_b_bytes(axon__gemm_blocks bl)
+{
+    return axon__gemm_round64(bl.kc * bl.nc * (int64_t)sizeof(float));
+}
+
+/* The scratch for these blocks: 64 bytes of slack to align its start, the
+ * B panel, and an A block for each of `threads` threads. */
+AXON_FN int64_t axon__gemm_bytes(axon__gemm_blocks bl, int64_t threads)
+{
+    return 64 + axon__gemm_b_bytes(bl) + threads * axon__gemm_a_bytes(bl);
+}
+
+/* The scratch of axon__sgemm. */
+AXON_FN int64_t axon__gemm_scratch(int64_t m, int64_t n, int64_t k)
+{
+    if (m <= 0 || n <= 0 || k <= 0)
+        return 0;
+    return axon__gemm_bytes(axon__gemm_block_sizes(m, n, k), AXON_MAX_THREADS);
+}
+
+/* The scratch of one thread's product (axon__sgemm_serial). */
+AXON_FN int64_t axon__gemm_scratch_serial(int64_t m, int64_t n, int64_t k)
+{
+    if (m <= 0 || n <= 0 || k <= 0)
+        return 0;
+    return axon__gemm_bytes(axon__gemm_block_sizes(m, n, k), 1);
+}
+
+/* At least axon__gemm_scratch(m, n, k) for every m <= mx, n <= nx, k <= kx
+ * (the blocks at most the sizes rounded up, and at most the limits). */
+AXON_FN int64_t axon__gemm_scratch_bound(int64_t mx, int64_t nx, int64_t kx)
+{
+    axon__gemm_blocks bl;
+    if (mx <= 0 || nx <= 0 || kx <= 0)
+        return 0;
+    bl.mc = mx >= AXON__GEMM_MC ? AXON__GEMM_MC : (mx + AXON__GEMM_MR - 1) / AXON__GEMM_MR * AXON__GEMM_MR;
+    bl.nc = nx >= AXON__GEMM_NC ? AXON__GEMM_NC : (nx + AXON__GEMM_NR - 1) / AXON__GEMM_NR * AXON__GEMM_NR;
+    bl.kc = kx >= AXON__GEMM_KC ? AXON__GEMM_KC : kx;
+    return axon__gemm_bytes(bl, AXON_MAX_THREADS);
+}
+
+/* ---- packing ---------------------------------------------------------------- */
+
+/* a[0 .. mc) x [0 .. kc) (strides rs, cs) into slivers of MR rows: sliver s
+ * holds, for each p, rows s * MR .. s * MR + MR - 1 (zeros past mc). */
+AXON_RUN_FN void axon__gemm_pack_a(int64_t mc, int64_t kc, const float *a, int64_t rs, int64_t cs, float *dst)
+{
+    const int MR = AXON__GEMM_MR;
+    for (int64_t i0 = 0; i0 < mc; i0 += MR, dst += MR * kc) {
+        const int64_t mr = mc - i0 < MR ? mc - i0 : MR;
+        const float *src = a + i0 * rs;
+        if (mr == MR && cs == 1) {
+            /* rows contiguous: each row read once, written with stride MR */
+            for (int i = 0; i < MR; i++) {
+                const float *row = src + i * rs;
+                for (int64_t p = 0; p < kc; p++)
+                    dst[p * MR + i] = row[p];
+            }
+        } else {
+            for (int64_t p = 0; p < kc; p++) {
+                float *d = dst + p * MR;
+                const float *col = src + p * cs;
+                int64_t i = 0;
+                for (; i < mr; i++)
+                    d[i] = col[i * rs];
+                for (; i < MR; i++)
+                    d[i] = 0.0f;
+            }
+        }
+    }
+}
+
+/* b[0 .. kc) x [0 .. nc) (strides rs, cs) into slivers of NR columns: sliver
+ * s holds, for each p, columns s * NR .. s * NR + NR - 1 (zeros past nc).
+ * Only slivers s0 .. s1 - 1 (the threads share the panel out). */
+AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64_t rs, int64_t cs, float *dst,
+                                   int64_t s0, int64_t s1)
+{
+    const int NR = AXON__GEMM_NR;
+    for (int64_t s = s0; s < s1; s++) {
+        const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;
+        const float *src = b + j0 * cs;
+        float *d = dst + s * NR * kc;
+        if (nr == NR && cs == 1) {
+            for (int64_t p = 0; p < kc; p++)
+                for (int j = 0; j < NR; j++)
+                    d[p * NR + j] = src[p * rs + j];
+        } else if (nr == NR && rs == 1) {
+            for (int j = 0; j < NR; j++) {
+                const float *col = src + j * cs;
+                for (int64_t p = 0; p < kc; p++)
+                    d[p * NR + j] = col[p];
+            }
+        } else {
+            for (int64_t p = 0; p < kc; p++) {
+                int64_t j = 0;
+                for (; j < nr; j++)
+                    d[p * NR + j] = src[p * rs + j * cs];
+                for (; j < NR; j++)
+                    d[p * NR + j] = 0.0f;
+            }
+        }
+    }
+}
+
+/* ---- the micro-kernel --------------------------------------------------------
+ * c[0 .. mr) x [0 .. nr) (strides rs, cs) = (add ? c : 0) + the product of
+ * an A sliver (kc x MR) and a B sliver (kc x NR). */
+
+/* X(i) for i = 0 .. MR - 1 */
+#define AXON__GEMM_R1(X) X(0)
+#define AXON__GEMM_R2(X) AXON__GEMM_R1(X) X(1)
+#define AXON__GEMM_R3(X) AXON__GEMM_R2(X) X(2)
+#define AXON__GEMM_R4(X) AXON__GEMM_R3(X) X(3)
+#define AXON__GEMM_R5(X) AXON__GEMM_R4(X) X(4)
+#define AXON__GEMM_R6(X) AXON__GEMM_R5(X) X(5)
+#define AXON__GEMM_R7(X) AXON__GEMM_R6(X) X(6)
+#define AXON__GEMM_R8(X) AXON__GEMM_R7(X) X(7)
+#define AXON__GEMM_R9(X) AXON__GEMM_R8(X) X(8)
+#define AXON__GEMM_R10(X) AXON__GEMM_R9(X) X(9)
+#define AXON__GEMM_R11(X) AXON__GEMM_R10(X) X(10)
+#define AXON__GEMM_R12(X) AXON__GEMM_R11(X) X(11)
+#define AXON__GEMM_R13(X) AXON__GEMM_R12(X) X(12)
+#define AXON__GEMM_R14(X) AXON__GEMM_R13(X) X(13)
+#define AXON__GEMM_RN(n) AXON__GEMM_RN_(n)
+#define AXON__GEMM_RN_(n) AXON__GEMM_R##n
+#define AXON__GEMM_ROWS AXON__GEMM_RN(AXON__GEMM_MR)
+
+/* The A sliver: row i of step p at r[i][p * acs] (packed: r[i] = sliver
+ * + i, acs = MR; read in place: the rows of a, acs = 1, the rows past mr
+ * pointing at the last valid one).  The B sliver: step p at pb + p * ldb
+ * (packed: ldb = NR; read in place: b's rows, where b_cs = 1). */
+#if AXON__GEMM_VB
+#define AXON__GEMM_DECL(i) \
+    axon__vf c##i##0 = zero, c##i##1 = zero; \
+    const float *const r##i = r[i];
+#define AXON__GEMM_STEP(i)        \
+    {                             \
+        const float x = r##i[q];  \
+        c##i##0 += b0 * x;        \
+        c##i##1 += b1 * x;        \
+    }
+#define AXON__GEMM_STORE(i)                                       \
+    {                                                             \
+        axon__vfu *u = (axon__vfu *)(c + (i) * rs);               \
+        if (add) {                                                \
+            u[0] += c##i##0;                                      \
+            u[1] += c##i##1;                                      \
+        } else {                                                  \
+            u[0] = c##i##0;                                       \
+            u[1] = c##i##1;                                       \
+        }                                                         \
+    }
+#define AXON__GEMM_SPILL(i)                                       \
+    ((axon__vfu *)(t + (i) * AXON__GEMM_NR))[0] = c##i##0;        \
+    ((axon__vfu *)(t + (i) * AXON__GEMM_NR))[1] = c##i##1;
+#define AXON__GEMM_PREFETCH(i)                                    \
+    __builtin_prefetch(c + (i) * rs, 1);                          \
+    __builtin_prefetch(c + (i) * rs + AXON__GEMM_NR - 1, 1);
+
+AXON__GEMM_FMA AXON_RUN_FN void axon__gemm_kernel(int64_t kc, const float *const r[], int64_t acs,
+                                                 const float *pb, int64_t ldb, float *c, int64_t rs,
+                                                 int64_t cs, int64_t mr, int64_t nr, int add)
+{
+    const axon__vf zero = { 0 };
+    const int full = mr == AXON__GEMM_MR && nr == AXON__GEMM_NR && cs == 1;
+    AXON__GEMM_ROWS(AXON__GEMM_DECL)
+    if (full) {
+        AXON__GEMM_ROWS(AXON__GEMM_PREFETCH)
+    }
+    for (int64_t p = 0, q = 0; p < kc; p++, q += acs, pb += ldb) {
+        const axon__vf b0 = ((const axon__vfu *)pb)[0], b1 = ((const axon__vfu *)pb)[1];
+        AXON__GEMM_ROWS(AXON__GEMM_STEP)
+    }
+    if (full) {
+        AXON__GEMM_ROWS(AXON__GEMM_STORE)
+    } else {
+        float t[AXON__GEMM_MR * AXON__GEMM_NR];
+        AXON__GEMM_ROWS(AXON__GEMM_SPILL)
+        for (int64_t i = 0; i < mr; i++)
+            for (int64_t j = 0; j < nr; j++) {
+                float *u = c + i * rs + j * cs;
+                *u = add ? *u + t[i * AXON__GEMM_NR + j] : t[i * AXON__GEMM_NR + j];
+            }
+    }
+}
+#else
+/* plain C: the same tile, the accumulators an array */
+AXON_RUN_FN void axon__gemm_kernel(int64_t kc, const float *const r[], int64_t acs, const float *pb,
+                                   int64_t ldb, float *c, int64_t rs, int64_t cs, int64_t mr, int64_t nr, int add)
+{
+    float t[AXON__GEMM_MR * AXON__GEMM_NR] = { 0 };
+    for (int64_t p = 0; p < kc; p++, pb += ldb)
+        for (int i = 0; i < AXON__GEMM_MR; i++)
+            for (int j = 0; j < AXON__GEMM_NR; j++)
+                t[i * AXON__GEMM_NR + j] += r[i][p * acs] * pb[j];
+    for (int64_t i = 0; i < mr; i++)
+        for (int64_t j = 0; j < nr; j++) {
+            float *u = c + i * rs + j * cs;
+            *u = add ? *u + t[i * AXON__GEMM_NR + j] : t[i * AXON__GEMM_NR + j];
+        }
+}
+#endif
+
+/* ---- the loops ------------------------------------------------------------------ */
+
+/* The tiles of c[0 .. mc) x [0 .. nc) whose B slivers are s0 .. s1 - 1.
+ * A: the packed block pa, or (a not NULL) a's rows in place, a_rs apart.
+ * B: the packed panel pb, or (b not NULL) b's rows in place, b_rs apart,
+ * for every full sliver (the last, narrower one is packed). */
+AXON_RUN_FN void axon__gemm_macro(int64_t mc, int64_t nc, int64_t kc, const float *pa, const float *a,
+                                  int64_t a_rs, const float *pb, const float *b, int64_t b_rs, float *c,
+                                  int64_t rs, int64_t cs, int add, int64_t s0, int64_t s1)
+{
+    const int MR = AXON__GEMM_MR, NR = AXON__GEMM_NR;
+    const float *r[AXON__GEMM_MR];
+    for (int64_t s = s0; s < s1; s++) {
+        const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;
+        const float *bs = b && nr == NR ? b + j0 : pb + j0 * kc;
+        const int64_t ldb = b && nr == NR ? b_rs : NR;
+        for (int64_t i0 = 0; i0 < mc; i0 += MR) {
+            const int64_t mr = mc - i0 < MR ? mc - i0 : MR;
+            for (int i = 0; i < MR; i++)
+                r[i] = a ? a + (i0 + (i < mr ? i : mr - 1)) * a_rs : pa + i0 * kc + i;
+            axon__gemm_kernel(kc, r, a ? 1 : MR, bs, ldb, c + i0 * rs + j0 * cs, rs, cs, mr, nr, add);
+        }
+    }
+}
+
+/* The scratch's first 64-byte boundary. */
+AXON_RUN_FN float *axon__gemm_align(void *scratch)
+{
+    uintptr_t u = (uintptr_t)scratch;
+    return (float *)(void *)((char *)scratch + ((64 - u % 64) % 64));
+}
+
+/* c = 0 (or unchanged when accumulating): the product over k = 0. */
+AXON_RUN_FN void axon__gemm_zero(int64_t m, int64_t n, float *c, int64_t rs, int64_t cs, int accumulate)
+{
+    if (accumulate)
+        return;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++)
+            c[i * rs + j * cs] = 0.0f;
+}
+
+/* The packed product on up to `threads` threads (1: this one), scratch as
+ * axon__gemm_scratch gives (one A block per thread). */
+AXON_RUN_FN void axon__sgemm_packed(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, int64_t a_cs,
+                                    const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs,
+                                    int64_t c_cs, int accumulate, void *scratch, int threads)
+{
+    const axon__gemm_blocks bl = axon__gemm_block_sizes(m, n, k);
+    const int64_t NR = AXON__GEMM_NR;
+    float *const pb = axon__gemm_align(scratch);
+    float *const pa0 = pb + axon__gemm_b_bytes(bl) / (int64_t)sizeof(float);
+    const int64_t a_floats = axon__gemm_a_bytes(bl) / (int64_t)sizeof(float);
+    const int64_t nmb = (m + bl.mc - 1) / bl.mc;
+    /* read in place where the rows are contiguous and small enough */
+    const int a_in = a_cs == 1 && AXON__GEMM_A_IN_PLACE(m, n, k);
+    const int b_in = b_cs == 1 && AXON__GEMM_B_IN_PLACE(m, n, k);
+
+    for (int64_t jc = 0; jc < n; jc += bl.nc) {
+        const int64_t nc = n - jc < bl.nc ? n - jc : bl.nc;
+        const int64_t nsl = (nc + NR - 1) / NR;
+        /* the tiles: each A block's slivers in njb ranges, so that every
+         * thread has work where A has fewer blocks than there are threads */
+        int64_t njb = 1;
+        if (threads > 1 && nmb < 2 * threads) {
+            njb = (2 * threads + nmb - 1) / nmb;
+            if (njb > nsl)
+                njb = nsl;
+        }
+        for (int64_t pc = 0; pc < k; pc += bl.kc) {
+            const int64_t kc = k - pc < bl.kc ? k - pc : bl.kc;
+            const int add = accumulate || pc > 0;
+            const float *bp = b + pc * b_rs + jc * b_cs;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads) if (threads > 1)
+#endif
+            {
+                int tid = 0, nth = 1;
+                int64_t last = -1;
+#ifdef _OPENMP
+                tid = omp_get_thread_num();
+                nth = omp_get_num_threads();
+#endif
+                {
+                    /* B's slivers in nth equal ranges */
+                    const int64_t s0 = nsl * tid / nth, s1 = nsl * (tid + 1) / nth;
+                    if (!b_in)
+                        axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, s0, s1);
+                    else if (s1 == nsl && nc % NR != 0)
+                        axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, nsl - 1, nsl);
+                }
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+                {
+                    const int64_t ntiles = nmb * njb;
+                    const int64_t t0 = ntiles * tid / nth, t1 = ntiles * (tid + 1) / nth;
+                    float *pa = pa0 + tid * a_floats;
+                    for (int64_t t = t0; t < t1; t++) {
+                        const int64_t ib = t / njb, jb = t % njb;
+                        const int64_t ic = ib * bl.mc, mc = m - ic < bl.mc ? m - ic : bl.mc;
+                        if (ib != last && !a_in) {
+                            axon__gemm_pack_a(mc, kc, a + ic * a_rs + pc * a_cs, a_rs, a_cs, pa);
+                            last = ib;
+                        }
+                        axon__gemm_macro(mc, nc, kc, pa, a_in ? a + ic * a_rs + pc : NULL, a_rs, pb,
+                                         b_in ? bp : NULL, b_rs, c + ic * c_rs + jc * c_cs, c_rs, c_cs, add,
+                                         nsl * jb / njb, nsl * (jb + 1) / njb);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* The product on this thread alone, with axon__gemm_scratch_serial's
+ * scratch (f_matmul runs many small ones side by side). */
+AXON_RUN_FN void axon__sgemm_serial(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, int64_t a_cs,
+                                    const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs,
+                                    int64_t c_cs, int accumulate, void *scratch)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    if (k <= 0) {
+        axon__gemm_zero(m, n, c, c_rs, c_cs, accumulate);
+        return;
+    }
+    axon__sgemm_packed(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, accumulate, scratch, 1);
+}
+
+#ifdef AXON_USE_CBLAS
+/* Whether a rows x cols matrix of strides (rs, cs) is one BLAS takes
+ * row-major (trans 0) or column-major (trans 1), and its leading dimension. */
+AXON_RUN_FN int axon__gemm_blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int *trans, int *ld)
+{
+    const int64_t big = 0x7fffffff;
+    if ((cs == 1 || cols <= 1) && (rows <= 1 || (rs >= cols && rs >= 1 && rs <= big))) {
+        *trans = 0;
+        *ld = (int)(rows <= 1 ? (cols > 1 ? cols : 1) : rs);
+        return 1;
+    }
+    if ((rs == 1 || rows <= 1) && (cols <= 1 || (cs >= rows && cs >= 1 && cs <= big))) {
+        *trans = 1;
+        *ld = (int)(cols <= 1 ? (rows > 1 ? rows : 1) : cs);
+        return 1;
+    }
+    return 0;
+}
+
+/* cblas_sgemm if the layouts allow; returns whether it ran. */
+AXON_RUN_FN int axon__sgemm_blas(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, int64_t a_cs,
+                                 const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs, int64_t c_cs,
+                                 int accumulate)
+{
+    const int64_t big = 0x7fffffff;
+    int ta, tb, tc, lda, ldb, ldc;
+    if (m > big || n > big || k > big)
+        return 0;
+    if (!axon__gemm_blas_layout(m, n, c_rs, c_cs, &tc, &ldc))
+        return 0;
+    if (tc) {
+        /* c column-major: c^T = b^T a^T row-major */
+        const float *t = a;
+        int64_t u = m;
+        a = b;
+        b = t;
+        m = n;
+        n = u;
+        u = a_rs;
+        a_rs = b_cs;
+        b_cs = u;
+        u = a_cs;
+        a_cs = b_rs;
+        b_rs = u;
+    }
+    if (!axon__gemm_blas_layout(m, k, a_rs, a_cs, &ta, &lda) || !axon__gemm_blas_layout(k, n, b_rs, b_cs, &tb, &ldb))
+        return 0;
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)m, (int)n,
+                (int)k, 1.0f, a, lda, b, ldb, accumulate ? 1.0f : 0.0f, c, ldc);
+    return 1;
+}
+#endif
+
+AXON_RUN_FN void axon__sgemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, int64_t a_cs,
+                             const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs, int64_t c_cs,
+                             int accumulate, void *scratch)
+{
+    int threads = 1;
+    if (m <= 0 || n <= 0)
+        return;
+    if (k <= 0) {
+        axon__gemm_zero(m, n, c, c_rs, c_cs, accumulate);
+        return;
+    }
+#ifdef AXON_USE_CBLAS
+    if (axon__sgemm_blas(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, accumulate))
+        return;
+#endif
+#ifdef _OPENMP
+    if (m * n > AXON__GEMM_SERIAL / k) {
+        threads = omp_get_max_threads();
+        if (threads > AXON_MAX_THREADS)
+            threads = AXON_MAX_THREADS;
+        if (threads < 1)
+            threads = 1;
+    }
+#endif
+    axon__sgemm_packed(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, accumulate, scratch, threads);
+}
+/* ==== axon fast: gemm.c end =============================================== */
