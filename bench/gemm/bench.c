@@ -4,8 +4,10 @@
  * cblas_sgemm (with -DBENCH_CBLAS, linked with -lopenblas), on row-major
  * operands of the given shapes.
  *
- *     bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] MxNxK...
+ *     bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-c 1] MxNxK...
  *
+ * -c 1: the process's CPU time instead of wall-clock time (on a loaded
+ * machine, one thread: the time the product ran, not the time it waited);
  * -i one implementation only (axon_sgemm, axon_run, openblas; default all
  * that are built in: run.sh runs each in a process of its own, so that no
  * library's idle threads spin beside another's);
@@ -47,10 +49,12 @@
 #include <cblas.h>
 #endif
 
+static int cpu_time;   /* -c */
+
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(cpu_time ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -154,11 +158,13 @@ int main(int argc, char **argv)
             calls_fixed = atol(argv[++i]);
         else if (!strcmp(argv[i], "-i"))
             only = argv[++i];
+        else if (!strcmp(argv[i], "-c"))
+            cpu_time = atoi(argv[++i]);
         else
             break;
     }
     if (i >= argc || threads < 1 || reps < 1) {
-        fprintf(stderr, "usage: bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] MxNxK...\n");
+        fprintf(stderr, "usage: bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-c 1] MxNxK...\n");
         return 2;
     }
     set_threads(threads);

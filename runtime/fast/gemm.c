@@ -74,18 +74,30 @@ typedef float axon__vfu __attribute__((vector_size(AXON__GEMM_VB), aligned(4), m
 
 /* Block limits: an A block (Mc x Kc) stays in L2, a B sliver (Kc x NR) in
  * L1 beside the A sliver streaming through, the B panel (Kc x Nc) in L3. */
+#ifndef AXON__GEMM_KC
 #define AXON__GEMM_KC 384
+#endif
+#ifndef AXON__GEMM_MC
 #define AXON__GEMM_MC (AXON__GEMM_MR * (168 / AXON__GEMM_MR))
+#endif
+#ifndef AXON__GEMM_NC
 #define AXON__GEMM_NC (AXON__GEMM_NR * (4096 / AXON__GEMM_NR))
-/* Operands read in place (rows contiguous): for now by a test of the sizes. */
+#endif
+/* Operands read in place, where their rows are contiguous: A always (its
+ * MR rows stream through L1 as well as a packed sliver does, and packing
+ * costs more than it saves); B where it is small (k * n floats in L2: a
+ * sliver read in place from a large B, rows far apart, misses in L1 and
+ * the TLB).  Measured on AVX-512 (bench/README.md). */
 #ifndef AXON__GEMM_A_IN_PLACE
-#define AXON__GEMM_A_IN_PLACE(m, n, k) 0
+#define AXON__GEMM_A_IN_PLACE(m, n, k) 1
 #endif
 #ifndef AXON__GEMM_B_IN_PLACE
-#define AXON__GEMM_B_IN_PLACE(m, n, k) 0
+#define AXON__GEMM_B_IN_PLACE(m, n, k) ((k) * (n) <= 65536)
 #endif
 /* Below this many multiply-adds a product runs on one thread. */
+#ifndef AXON__GEMM_SERIAL
 #define AXON__GEMM_SERIAL ((int64_t)48 * 48 * 48)
+#endif
 
 /* GCC: fused multiply-add in the micro-kernel whatever -std says. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__INTEL_COMPILER)
@@ -386,67 +398,62 @@ AXON_RUN_FN void axon__sgemm_packed(int64_t m, int64_t n, int64_t k, const float
                                     int64_t c_cs, int accumulate, void *scratch, int threads)
 {
     const axon__gemm_blocks bl = axon__gemm_block_sizes(m, n, k);
-    const int64_t NR = AXON__GEMM_NR;
+    const int64_t MR = AXON__GEMM_MR, NR = AXON__GEMM_NR;
     float *const pb = axon__gemm_align(scratch);
     float *const pa0 = pb + axon__gemm_b_bytes(bl) / (int64_t)sizeof(float);
     const int64_t a_floats = axon__gemm_a_bytes(bl) / (int64_t)sizeof(float);
-    const int64_t nmb = (m + bl.mc - 1) / bl.mc;
+    const int64_t mu = (m + MR - 1) / MR;
     /* read in place where the rows are contiguous and small enough */
     const int a_in = a_cs == 1 && AXON__GEMM_A_IN_PLACE(m, n, k);
     const int b_in = b_cs == 1 && AXON__GEMM_B_IN_PLACE(m, n, k);
 
-    for (int64_t jc = 0; jc < n; jc += bl.nc) {
-        const int64_t nc = n - jc < bl.nc ? n - jc : bl.nc;
-        const int64_t nsl = (nc + NR - 1) / NR;
-        /* the tiles: each A block's slivers in njb ranges, so that every
-         * thread has work where A has fewer blocks than there are threads */
-        int64_t njb = 1;
-        if (threads > 1 && nmb < 2 * threads) {
-            njb = (2 * threads + nmb - 1) / nmb;
-            if (njb > nsl)
-                njb = nsl;
-        }
-        for (int64_t pc = 0; pc < k; pc += bl.kc) {
-            const int64_t kc = k - pc < bl.kc ? k - pc : bl.kc;
-            const int add = accumulate || pc > 0;
-            const float *bp = b + pc * b_rs + jc * b_cs;
+    (void)threads;   /* without OpenMP */
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1)
 #endif
-            {
-                int tid = 0, nth = 1;
-                int64_t last = -1;
+    {
+        int tid = 0, nth = 1;
+        float *pa;
 #ifdef _OPENMP
-                tid = omp_get_thread_num();
-                nth = omp_get_num_threads();
+        tid = omp_get_thread_num();
+        nth = omp_get_num_threads();
 #endif
+        pa = pa0 + (int64_t)tid * a_floats;
+        for (int64_t jc = 0; jc < n; jc += bl.nc) {
+            const int64_t nc = n - jc < bl.nc ? n - jc : bl.nc;
+            const int64_t nsl = (nc + NR - 1) / NR;
+            /* this thread's part of c: a range of rows (MR at a time) where
+             * there are enough of them, else of B's slivers; its rows in
+             * blocks of Mc, each packed into its own A block */
+            const int split_m = mu >= 4 * nth || mu >= nsl;
+            const int64_t r0 = split_m ? MR * (mu * tid / nth) : 0;
+            const int64_t r1 = split_m ? (MR * (mu * (tid + 1) / nth) < m ? MR * (mu * (tid + 1) / nth) : m) : m;
+            const int64_t s0 = split_m ? 0 : nsl * tid / nth, s1 = split_m ? nsl : nsl * (tid + 1) / nth;
+            for (int64_t pc = 0; pc < k; pc += bl.kc) {
+                const int64_t kc = k - pc < bl.kc ? k - pc : bl.kc;
+                const int add = accumulate || pc > 0;
+                const float *bp = b + pc * b_rs + jc * b_cs;
+                /* B's panel, packed by all: its slivers in nth ranges */
                 {
-                    /* B's slivers in nth equal ranges */
-                    const int64_t s0 = nsl * tid / nth, s1 = nsl * (tid + 1) / nth;
+                    const int64_t p0 = nsl * tid / nth, p1 = nsl * (tid + 1) / nth;
                     if (!b_in)
-                        axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, s0, s1);
-                    else if (s1 == nsl && nc % NR != 0)
+                        axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, p0, p1);
+                    else if (p1 == nsl && p0 < p1 && nc % NR != 0)
                         axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, nsl - 1, nsl);
                 }
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
-                {
-                    const int64_t ntiles = nmb * njb;
-                    const int64_t t0 = ntiles * tid / nth, t1 = ntiles * (tid + 1) / nth;
-                    float *pa = pa0 + tid * a_floats;
-                    for (int64_t t = t0; t < t1; t++) {
-                        const int64_t ib = t / njb, jb = t % njb;
-                        const int64_t ic = ib * bl.mc, mc = m - ic < bl.mc ? m - ic : bl.mc;
-                        if (ib != last && !a_in) {
-                            axon__gemm_pack_a(mc, kc, a + ic * a_rs + pc * a_cs, a_rs, a_cs, pa);
-                            last = ib;
-                        }
-                        axon__gemm_macro(mc, nc, kc, pa, a_in ? a + ic * a_rs + pc : NULL, a_rs, pb,
-                                         b_in ? bp : NULL, b_rs, c + ic * c_rs + jc * c_cs, c_rs, c_cs, add,
-                                         nsl * jb / njb, nsl * (jb + 1) / njb);
-                    }
+                for (int64_t ic = r0; ic < r1; ic += bl.mc) {
+                    const int64_t mc = r1 - ic < bl.mc ? r1 - ic : bl.mc;
+                    if (!a_in)
+                        axon__gemm_pack_a(mc, kc, a + ic * a_rs + pc * a_cs, a_rs, a_cs, pa);
+                    axon__gemm_macro(mc, nc, kc, pa, a_in ? a + ic * a_rs + pc : NULL, a_rs, pb, b_in ? bp : NULL,
+                                     b_rs, c + ic * c_rs + jc * c_cs, c_rs, c_cs, add, s0, s1);
                 }
+#ifdef _OPENMP
+#pragma omp barrier     /* the panel is read until here */
+#endif
             }
         }
     }
@@ -536,7 +543,7 @@ AXON_RUN_FN void axon__sgemm(int64_t m, int64_t n, int64_t k, const float *a, in
         return;
 #endif
 #ifdef _OPENMP
-    if (m * n > AXON__GEMM_SERIAL / k) {
+    if ((double)m * (double)n * (double)k > (double)AXON__GEMM_SERIAL) {
         threads = omp_get_max_threads();
         if (threads > AXON_MAX_THREADS)
             threads = AXON_MAX_THREADS;

@@ -22,9 +22,15 @@
  *
  * Many small products (at most AXON__F_SMALL multiply-adds each) run side
  * by side under OpenMP, each on one thread with its own part of the
- * scratch, where the scratch holds one per thread; each product's blocks
- * and order are those of axon__sgemm for its m, n, k, so the bits are the
- * same on any number of threads.
+ * scratch, where the scratch reserved for the largest product holds one
+ * such part per thread; each product's blocks and order are those of
+ * axon__sgemm for its m, n, k, so the bits are the same on any number of
+ * threads, and the same as one product at a time.
+ *
+ * The scratch functions are formulas of out's element count and the
+ * summed size's bound alone (the views that run() makes, linear's unit
+ * axis, einsum's broadcast operands, do not change them): rows and
+ * columns at most out's elements each (gemm.c's axon__gemm_scratch_bound).
  */
 
 #define AXON__F_AXES (2 * AXON_MAX_RANK + 2)
@@ -221,6 +227,24 @@ AXON_RUN_FN void axon__f_run(const axon__fplan *pl, const float *a, const float 
     }
 }
 
+/* The scratch the plan may count on: what the scratch functions reserve
+ * for out's element count and any sum of the plan's size, or more. */
+AXON_RUN_FN int64_t axon__f_available(const axon__fplan *pl, int64_t out_elements)
+{
+    return axon__gemm_scratch_bound(out_elements, out_elements, pl->sum.d * axon__f_count(pl->ksum, pl->nk));
+}
+
+/* out = 0 */
+AXON_RUN_FN void axon__f_zero(const axon_tensor *out)
+{
+    axon__iter it;
+    float *o = (float *)out->data;
+    const int64_t no = axon__iter_start(&it, out->rank, out->dims);
+    axon__iter_add(&it, out->strides);
+    for (int64_t e = 0; e < no; e++, axon__iter_next(&it))
+        o[it.off[0]] = 0.0f;
+}
+
 AXON_FN int64_t axon__f_numel(const axon_shape *s)
 {
     int64_t n = 1;
@@ -235,22 +259,16 @@ AXON_FN int64_t axon__f_numel(const axon_shape *s)
 /* ---- matmul ------------------------------------------------------------------ */
 
 /* out [..., m, n] = a [..., m, k] b [..., k, n]: the scratch of any
- * product the plan can make (its rows and columns are out's axes, at most
- * out's elements each; its sum is k), or of AXON_MAX_THREADS small ones
- * side by side. */
+ * product the plan can make: its rows and its columns are out's axes, at
+ * most out's elements each, its sum is k.  A formula of out's element
+ * count and k alone, which the views of run() do not change (linear's
+ * [s, 1, m] for [s, m]); the small products side by side use it only where
+ * they fit (axon__f_side_by_side). */
 AXON_FN int64_t axon__f_matmul_scratch(const axon_shape *a, const axon_shape *b, const axon_shape *out)
 {
-    const int r = out->rank;
-    const int64_t m = out->dims[r - 2], n = out->dims[r - 1], k = a->dims[a->rank - 1];
-    const int64_t no = axon__f_numel(out);
-    int64_t big, small = 0;
+    const int64_t no = axon__f_numel(out), k = a->rank > 0 ? a->dims[a->rank - 1] : 0;
     (void)b;
-    if (no <= 0 || k <= 0)
-        return 0;
-    big = axon__gemm_scratch_bound(no, no, k);
-    if (no / m / n >= 2 && (double)m * (double)n * (double)k <= (double)AXON__F_SMALL)
-        small = (int64_t)AXON_MAX_THREADS * axon__gemm_scratch_serial(m, n, k);
-    return big > small ? big : small;
+    return axon__gemm_scratch_bound(no, no, k);
 }
 
 AXON_RUN_FN void axon__f_matmul(const axon_tensor *a, const axon_tensor *b, const axon_tensor *out, void *scratch)
@@ -258,7 +276,6 @@ AXON_RUN_FN void axon__f_matmul(const axon_tensor *a, const axon_tensor *b, cons
     axon__fax ax[AXON_MAX_RANK + 1];
     int in_out[AXON_MAX_RANK + 1];
     axon__fplan pl;
-    axon_shape sa, sb, so;
     const int r = out->rank;
     int n = 0;
     for (int i = 0; i < r - 2; i++) {
@@ -285,31 +302,24 @@ AXON_RUN_FN void axon__f_matmul(const axon_tensor *a, const axon_tensor *b, cons
     in_out[n++] = 0;
     if (!axon__f_plan(ax, in_out, n, &pl))
         return;
-    sa.rank = a->rank;
-    sb.rank = b->rank;
-    so.rank = out->rank;
-    for (int i = 0; i < r; i++) {
-        sa.dims[i] = a->dims[i];
-        sb.dims[i] = b->dims[i];
-        so.dims[i] = out->dims[i];
-    }
     axon__f_run(&pl, (const float *)a->data, (const float *)b->data, (float *)out->data, scratch,
-                axon__f_matmul_scratch(&sa, &sb, &so));
+                axon__f_available(&pl, axon__numel(out->rank, out->dims)));
 }
 
 /* ---- einsum ------------------------------------------------------------------ */
 
-/* The scratch of a two-operand einsum with these shapes (after
- * axon__einsum_setup: its operands' and out's): a product's rows and
- * columns are out's axes, at most its elements each; its sum is the
- * operands' axes, at most the larger one's elements (a label of neither
- * is a factor, not a sum). */
+/* The scratch of a two-operand einsum whose operands and out have these
+ * shapes (as the Axon operator's, or after axon__einsum_setup): a
+ * product's rows and columns are out's axes, at most its elements each;
+ * its sum is labels of the operands, each of either one's size, at most
+ * the product of their element counts (a label of neither is a factor,
+ * not a sum). */
 AXON_FN int64_t axon__f_einsum_scratch(int nops, const axon_shape *a, const axon_shape *b, const axon_shape *out)
 {
     const int64_t no = axon__f_numel(out), na = axon__f_numel(a), nb = axon__f_numel(b);
-    if (nops != 2 || no == 0)
+    if (nops != 2 || no == 0 || na == 0 || nb == 0)
         return 0;
-    return axon__gemm_scratch_bound(no, no, na > nb ? na : nb);
+    return axon__gemm_scratch_bound(no, no, na > INT64_MAX / nb ? INT64_MAX : na * nb);
 }
 
 AXON_RUN_FN void axon__f_einsum(int nops, const axon_tensor *const ops[], const int *const labels[],
@@ -320,7 +330,6 @@ AXON_RUN_FN void axon__f_einsum(int nops, const axon_tensor *const ops[], const 
     int in_out[AXON__F_AXES], n = 0, ok = nops == 2;
     int64_t factor = 1;
     axon__fplan pl;
-    axon_shape s[3];
     /* every label of the operands and out, once; a label outside
      * [0, nlabels) or repeated in a view is the reference's */
     for (int t = 0; ok && t < 3; t++) {
@@ -372,23 +381,20 @@ AXON_RUN_FN void axon__f_einsum(int nops, const axon_tensor *const ops[], const 
         for (int j = 0; j < out->rank; j++)
             in_out[i] |= out_labels[j] == l;
     }
-    if (!axon__f_plan(ax, in_out, n, &pl))
+    if (factor == 0 || !axon__f_plan(ax, in_out, n, &pl)) {
+        if (factor == 0)
+            axon__f_zero(out);
         return;
-    for (int t = 0; t < 3; t++) {
-        const axon_tensor *x = t < 2 ? ops[t] : out;
-        s[t].rank = x->rank;
-        for (int j = 0; j < x->rank; j++)
-            s[t].dims[j] = x->dims[j];
     }
     axon__f_run(&pl, (const float *)ops[0]->data, (const float *)ops[1]->data, (float *)out->data, scratch,
-                axon__f_einsum_scratch(nops, &s[0], &s[1], &s[2]));
+                axon__f_available(&pl, axon__numel(out->rank, out->dims)));
     if (factor != 1) {
         axon__iter it;
         float *o = (float *)out->data;
         const int64_t no = axon__iter_start(&it, out->rank, out->dims);
         axon__iter_add(&it, out->strides);
         for (int64_t e = 0; e < no; e++, axon__iter_next(&it))
-            o[it.off[0]] = factor == 0 ? 0.0f : (float)((double)o[it.off[0]] * (double)factor);
+            o[it.off[0]] = (float)((double)o[it.off[0]] * (double)factor);
     }
 }
 /* ==== axon fast: matmul.c end ============================================= */
