@@ -16,6 +16,7 @@ struct ArChunk {
     ArChunk *next;
     size_t size;
     size_t mapped;      /* bytes mapped with mmap; 0 when from calloc */
+    int dedicated;      /* one large allocation's own chunk */
     /* payload follows, aligned for pointers and 64-bit integers (the
      * translator allocates nothing that needs more) */
     union { double d; void *p; long long ll; } payload[];
@@ -118,6 +119,7 @@ static void *ar_new_chunk(Arena *a, size_t need)
     if (!c)
         ar_oom();
     c->size = size;
+    c->dedicated = dedicated;
     a->total += size;
     if (dedicated && a->head) {
         c->next = a->head->next;
@@ -138,11 +140,34 @@ void *ar_alloc_slow(Arena *a, size_t size)
     return ar_new_chunk(a, size);
 }
 
+/* Gives back the dedicated chunk whose payload is p, if there is one (a
+ * growing buffer's old copy: without this, a buffer doubled up to n bytes
+ * would keep n more bytes of old copies).  Dedicated chunks are few (one
+ * per large allocation), so the walk is short. */
+static void release_dedicated(Arena *a, void *p)
+{
+    if (!a->head)
+        return;
+    /* (never the head: the arena's next free byte may be inside it) */
+    for (ArChunk **link = &a->head->next; *link; link = &(*link)->next) {
+        ArChunk *c = *link;
+        if (c->dedicated && (void *)c->payload == p) {
+            *link = c->next;
+            a->total -= c->size;
+            chunk_put(c);
+            return;
+        }
+    }
+}
+
 void *ar_grow(Arena *a, void *old, size_t old_size, size_t new_size)
 {
     void *p = ar_alloc(a, new_size);
-    if (old && old_size)
+    if (old && old_size) {
         memcpy(p, old, old_size < new_size ? old_size : new_size);
+        if (old_size > AR_CHUNK && old != p)
+            release_dedicated(a, old);
+    }
     return p;
 }
 
