@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "emit_run.h"
+#include "lower.h"
 #include "print.h"
 #include "symtab.h"
 #include "types.h"
@@ -208,6 +209,8 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
     RunKernels kernels;
     memset(&kernels, 0, sizeof kernels);
     PtrVec fns = { 0 };
+    int over_more = 0;             /* functions after the node limit */
+    Binding *over_first = NULL;
     typedef struct Fn {
         Binding *b;
         const char *cname;
@@ -231,11 +234,24 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
             fn->rc.why = "";        /* (an extern's run() is the user's own) */
         else
             emit_run(cp, b, fn->cname, prefix, opt, &kernels, &fn->rc);
-        if (fn->rc.why && *fn->rc.why)
+        if (fn->rc.over_limit) {
+            if (!over_more++)
+                over_first = b;     /* (one warning for all, below) */
+        } else if (fn->rc.why && *fn->rc.why) {
             diag_warning(&cp->diag, b->item->name_loc, "'%s': run() is not available: %s", b->item->name,
                          fn->rc.why);
+        }
         pv_push(a, &fns, fn);
     }
+    if (over_more == 1)
+        diag_warning(&cp->diag, over_first->item->name_loc,
+                     "'%s': run() is not available: the functions before it reached the limit of %d tensors",
+                     over_first->item->name, LOWER_MAX_NODES);
+    else if (over_more)
+        diag_warning(&cp->diag, over_first->item->name_loc,
+                     "'%s' and the %d functions after it: run() is not available: the functions before them "
+                     "reached the limit of %d tensors",
+                     over_first->item->name, over_more - 1, LOWER_MAX_NODES);
     emit_run_shared(cp, &kernels, prefix, out);
     for (int i = 0; i < fns.n; i++) {
         Fn *fn = fns.items[i];

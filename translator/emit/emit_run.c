@@ -896,9 +896,13 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
     buf_init(&rc->decl, a);
     buf_init(&rc->impl, a);
     const char *why = NULL;
-    LFunc *f = lower_function(cp, b, opt->elem_default, &why);
+    if (!k->lp)
+        k->lp = lower_program(cp, opt->elem_default);
+    int over_before = lower_over_limit(k->lp);
+    LFunc *f = lower_function(k->lp, b, &why);
     if (!f) {
         rc->why = why;
+        rc->over_limit = over_before;
         return;
     }
     R r;

@@ -11,6 +11,7 @@
 /* What one function adds to the header for run(). */
 typedef struct RunCode {
     const char *why;       /* NULL, or why run() is not available */
+    int over_limit;        /* why: the compilation's node limit (lower.h) */
     Buf plan;              /* members of P_NAME_plan */
     Buf solve;             /* the shape function of its nodes (before prepare) */
     Buf prepare;           /* in P_NAME_prepare, after the counts */
@@ -24,6 +25,7 @@ typedef struct RunKernels {
     unsigned char need[16][16];    /* [kernel file][element type] */
     int any;               /* some function has run() */
     PtrVec externs;        /* Item*: the program's externs that a run() calls */
+    struct LowerProgram *lp;   /* (made by the first emit_run) */
 } RunKernels;
 
 /* Makes run() of function b (cname: P_NAME), whose shape functions fc

@@ -7,20 +7,29 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pmap.h"
 #include "solve.h"
 #include "subst.h"
 #include "symtab.h"
 #include "types.h"
 
-/* Limits that a real network stays far below; past them run() is not made
- * (emit says why), the shape functions are. */
+/* A limit that a real network stays far below; past it run() is not made
+ * (emit says why), the shape functions are (LOWER_MAX_NODES: lower.h). */
 enum {
-    LOWER_MAX_NODES = 200000,      /* nodes of one exported function */
     LOWER_MAX_DEPTH = 1000         /* calls inlined inside each other */
 };
 
+struct LowerProgram {
+    Compilation *cp;
+    int elem_default;
+    Symtab globals;        /* name -> Binding* (the program's items) */
+    Symtab order;          /* name -> its index + 1 among the items */
+    long nodes;            /* nodes of the functions lowered before */
+    int over;              /* the limit has been reached */
+};
+
 typedef struct Value Value;
-typedef struct Env Env;
+typedef PMap Env;          /* a name -> Value * (pmap.h) */
 
 typedef enum { V_NODE, V_TUPLE, V_CLOSURE, V_BUILTIN, V_STRING, V_THUNK } VKind;
 
@@ -40,20 +49,13 @@ struct Value {
     int is_extern;         /* V_BUILTIN of a program's extern */
 };
 
-struct Env {
-    const char *name;
-    Value *v;
-    Env *next;
-};
-
 typedef struct Low {
     Compilation *cp;
+    LowerProgram *lp;
     Ctx *c;
     Arena *a;
     LFunc *f;
     LBlock *block;         /* where new nodes go */
-    Symtab globals;        /* name -> Binding* (the program's items) */
-    Symtab order;          /* name -> its index + 1 among the items */
     int scope;             /* the items the code being lowered sees: those
                             * whose index is below (an item's body sees the
                             * items above it, not itself: a built-in of its
@@ -86,12 +88,24 @@ static Value *of_node(Low *lo, LNode *n)
     return v;
 }
 
+/* Past the compilation's node limit: which of the functions made it too
+ * big says why. */
+static void check_size(Low *lo)
+{
+    if (lo->lp->nodes + lo->f->nodes.n < LOWER_MAX_NODES)
+        return;
+    lo->lp->over = 1;
+    if (lo->lp->nodes == 0)
+        give_up(lo, ar_printf(lo->a, "inlined, it computes more than %d tensors", LOWER_MAX_NODES));
+    give_up(lo, ar_printf(lo->a, "inlined, it and the functions before it compute more than %d tensors",
+                          LOWER_MAX_NODES));
+}
+
 /* A new node with the given type (a tensor in the exported function's
  * terms), in the current block unless it belongs to a loop. */
 static LNode *node(Low *lo, LNodeKind kind, Type *t, Loc loc)
 {
-    if (lo->f->nodes.n >= LOWER_MAX_NODES)
-        give_up(lo, ar_printf(lo->a, "inlined, it computes more than %d tensors", LOWER_MAX_NODES));
+    check_size(lo);
     t = type_prune(t);
     if (t->kind != TY_TENSOR)
         give_up(lo, "a value whose type is not a tensor's stays where run() needs one");
@@ -151,21 +165,14 @@ static Value *rebuild(Low *lo, Value *tmpl, LNode **nodes, int *k)
 
 static Value *lookup_local(Env *env, const char *name)
 {
-    for (; env; env = env->next)
-        if (strcmp(env->name, name) == 0)
-            return env->v;
-    return NULL;
+    return pmap_get(env, name);
 }
 
 static Env *bind(Low *lo, Env *env, const char *name, Value *v)
 {
     if (strcmp(name, "_") == 0)
         return env;
-    Env *e = ar_alloc(lo->a, sizeof *e);
-    e->name = name;
-    e->v = v;
-    e->next = env;
-    return e;
+    return pmap_put(lo->a, env, name, v);
 }
 
 static Value *eval(Low *lo, Expr *e, Env *env, Subst *S);
@@ -176,8 +183,8 @@ static Value *eval(Low *lo, Expr *e, Env *env, Subst *S);
 /* The program's item that name is where the code being lowered is, or NULL. */
 static Binding *visible(Low *lo, const char *name)
 {
-    Binding *b = st_get(&lo->globals, name);
-    intptr_t at = (intptr_t)st_get(&lo->order, name);
+    Binding *b = st_get(&lo->lp->globals, name);
+    intptr_t at = (intptr_t)st_get(&lo->lp->order, name);
     return b && at - 1 < lo->scope ? b : NULL;
 }
 
@@ -197,7 +204,7 @@ static Value *global(Low *lo, const char *name, Expr *site, Subst *S)
         return v;
     }
     Subst *ctx = subst_compose(lo->c, NULL, site ? site->inst : NULL, S);
-    int at = (int)(intptr_t)st_get(&lo->order, name) - 1;
+    int at = (int)(intptr_t)st_get(&lo->lp->order, name) - 1;
     if (it->value->kind == EX_FN) {
         Value *v = value(lo, V_CLOSURE);
         v->fn = it->value->u.lam;
@@ -284,8 +291,7 @@ static Value *loop_body(Low *lo, LLoop *L, Value *f, Value **params, int n, Type
 static LNode *param_node(Low *lo, LLoop *L, int index, Shape *shape, int elem, Loc loc)
 {
     LNode *p = ar_alloc(lo->a, sizeof *p);
-    if (lo->f->nodes.n >= LOWER_MAX_NODES)
-        give_up(lo, ar_printf(lo->a, "inlined, it computes more than %d tensors", LOWER_MAX_NODES));
+    check_size(lo);
     p->id = lo->f->nodes.n;
     p->kind = LN_PARAM;
     p->loop = L;
@@ -739,25 +745,34 @@ static void lower_body(Low *lo, Binding *b)
     flatten(lo, r, &f->outputs);
 }
 
-LFunc *lower_function(Compilation *cp, Binding *b, int elem_default, const char **why)
+LowerProgram *lower_program(Compilation *cp, int elem_default)
 {
-    Low lo;
-    memset(&lo, 0, sizeof lo);
-    lo.cp = cp;
-    lo.c = &cp->ctx;
-    lo.a = &cp->arena;
-    lo.elem_default = elem_default;
-    st_init(&lo.globals, lo.a);
-    st_init(&lo.order, lo.a);
+    LowerProgram *lp = ar_alloc(&cp->arena, sizeof *lp);
+    lp->cp = cp;
+    lp->elem_default = elem_default;
+    st_init(&lp->globals, &cp->arena);
+    st_init(&lp->order, &cp->arena);
     for (int i = 0; i < cp->checked.bindings.n; i++) {
         Binding *g = cp->checked.bindings.items[i];
         if (g->failed)
             continue;
-        st_put(&lo.globals, g->item->name, g);
-        st_put(&lo.order, g->item->name, (void *)(intptr_t)(i + 1));
-        if (g == b)
-            lo.scope = i;
+        st_put(&lp->globals, g->item->name, g);
+        st_put(&lp->order, g->item->name, (void *)(intptr_t)(i + 1));
     }
+    return lp;
+}
+
+LFunc *lower_function(LowerProgram *lp, Binding *b, const char **why)
+{
+    Compilation *cp = lp->cp;
+    Low lo;
+    memset(&lo, 0, sizeof lo);
+    lo.cp = cp;
+    lo.lp = lp;
+    lo.c = &cp->ctx;
+    lo.a = &cp->arena;
+    lo.elem_default = lp->elem_default;
+    lo.scope = (int)(intptr_t)st_get(&lp->order, b->item->name) - 1;
     LFunc *f = ar_alloc(lo.a, sizeof *f);
     f->name = b->item->name;
     f->binding = b;
@@ -768,9 +783,16 @@ LFunc *lower_function(Compilation *cp, Binding *b, int elem_default, const char 
         return NULL;
     }
     if (setjmp(lo.fail)) {
+        lp->nodes += lo.f->nodes.n;
         *why = lo.why;
         return NULL;
     }
     lower_body(&lo, b);
+    lp->nodes += lo.f->nodes.n;
     return lo.f;
+}
+
+int lower_over_limit(const LowerProgram *lp)
+{
+    return lp && lp->over;
 }

@@ -98,9 +98,30 @@ typedef struct LFunc {
     PtrVec externs;        /* const char*: the externs it calls, each once */
 } LFunc;
 
+/* What lowering keeps from one function to the next of a compilation: the
+ * program's items by name, and the tensors lowered so far (every call is
+ * inlined, so N functions each calling the one before would make N*N/2
+ * nodes; the compilation's total is bounded instead, LOWER_MAX_NODES). */
+typedef struct LowerProgram LowerProgram;
+
+/* The limit: a real network stays far below it (a 32-layer LLaMA is a few
+ * thousand nodes); past it run() is not made (emit says why), the shape
+ * functions are.  It bounds the functions' run() together, so that the
+ * header stays linear in the program even where every function calls the
+ * one before and inlines all of them. */
+enum { LOWER_MAX_NODES = 50000 };
+
+/* Starts lowering the functions of cp.  elem_default gives element
+ * variables their type. */
+LowerProgram *lower_program(Compilation *cp, int elem_default);
+
 /* Lowers exported function b (a function of the program, first-order:
- * emit.c exports no other).  elem_default gives element variables their
- * type.  Returns NULL with *why saying what run() cannot do here. */
-LFunc *lower_function(Compilation *cp, Binding *b, int elem_default, const char **why);
+ * emit.c exports no other).  Returns NULL with *why saying what run()
+ * cannot do here. */
+LFunc *lower_function(LowerProgram *lp, Binding *b, const char **why);
+
+/* Whether the compilation's node limit has been reached (every function
+ * lowered after that has no run() for that reason). */
+int lower_over_limit(const LowerProgram *lp);
 
 #endif
