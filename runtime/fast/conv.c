@@ -1,0 +1,482 @@
+/* ==== axon fast: conv.c begin =============================================
+ * conv.c - the fast f32 2-D convolution (fast.h): kernels.h's conv2d
+ * (cross-correlation, zero padding, stride, dilation, groups; 1-D through a
+ * unit height) for f32, in float.  Three ways, chosen from the shapes and
+ * parameters alone (axon__cv_make_plan, which prepare() sizes the scratch
+ * with):
+ *   - depthwise and grouped with few channels per group: directly, the
+ *     group's input planes packed (zero padded, split by column phase for a
+ *     column stride over 1) into the scratch, each output row computed W
+ *     columns at a time;
+ *   - a 1x1 stride-1 unpadded conv: a contraction, axon__sgemm over the
+ *     channels per image reading x in place where its pixels are one stride
+ *     apart;
+ *   - the rest: im2col of a block of output pixels into the scratch, then
+ *     axon__sgemm.
+ * Views the fast paths cannot read (a weight whose (c, r, q) axes are not
+ * one stride; a direct output whose columns are not contiguous) go to the
+ * reference.  Threads share out units of work fixed by the shapes.
+ * Included once, after kernels.h, types.h, tensor.c and runtime/fast/gemm.c;
+ * calls the f32 instantiation of the reference conv.c (declared here,
+ * defined before or after).
+ */
+
+/* (the fast vector layer, axon__fv: vec.c, included before this file) */
+
+/* The reference (kernels.h's f32 instantiation of conv.c), for the views
+ * that the fast paths leave to it. */
+AXON_RUN_FN void axon__k_conv2d_f32(const axon_tensor *x, const axon_tensor *w, const axon_tensor *out,
+                                    const int64_t stride[2], const int64_t pad[2], const int64_t dilation[2],
+                                    int64_t groups);
+
+/* ---- the plan: a function of the shapes and parameters alone ------------- *
+ * prepare() sizes the scratch with it and the kernel follows it, so the two
+ * agree whatever the views' strides, the vector width or the threads: the
+ * width in it is the widest (16), the threads AXON_MAX_THREADS.
+ *
+ * ZERO: no taps (c, r or q is 0): out is 0.
+ * DIRECT (depthwise, and groups of few channels): per unit (image, group,
+ * block of the group's out channels) the group's input planes are packed
+ * into the thread's scratch, zero padded and split by column phase (column
+ * z of phase t is x's column z * s1 + t - p1), so that output row i,
+ * column j, tap (r, q) reads packed row i * s0 + r * d0, phase
+ * (q * d1) % s1, column j + (q * d1) / s1: contiguous along j, every read
+ * inside; the output rows are then computed W columns at a time.
+ * GEMM (the rest): per unit (image, group, block of output pixels, block
+ * of out channels) B = the pixels' columns (im2col into the thread's
+ * scratch; for a 1x1 stride-1 unpadded conv, x itself where its pixels are
+ * one stride apart), then out[block] = W[group] B by axon__sgemm, written
+ * into out (or a buffer copied there when out's pixels are not one stride
+ * apart).  The blocks are fixed by the shapes, each unit's arithmetic is
+ * the same on any thread: the bits do not depend on the threads. */
+#define AXON__CV_ZERO 1
+#define AXON__CV_DIRECT 2
+#define AXON__CV_GEMM 3
+#define AXON__CV_WMAX 16                /* the widest axon__fv, in floats */
+#define AXON__CV_COL_FLOATS 131072      /* a pixel block's im2col: 512 KiB */
+#define AXON__CV_UNITS 8                /* units wanted for the threads */
+
+typedef struct axon__cv_plan {
+    int kind;
+    int64_t nb, g, c, k, h, w, r, q, oh, ow, s0, s1, p0, p1, d0, d1;
+    int64_t kk, np;                     /* taps c * r * q; output pixels oh * ow */
+    int64_t units;
+    /* DIRECT */
+    int64_t hp, mrow, rowlen, plane, nkc, kc;
+    /* GEMM */
+    int64_t nc, nch, mc, nmc, col, cbuf, gemm;
+    int64_t slot;                       /* scratch bytes per thread */
+} axon__cv_plan;
+
+AXON_FN int64_t axon__cv_round64(int64_t bytes)
+{
+    return (bytes + 63) / 64 * 64;
+}
+
+AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int64_t *od, const int64_t stride[2],
+                                const int64_t pad[2], const int64_t dil[2], int64_t groups, axon__cv_plan *p)
+{
+    p->kind = 0;
+    p->slot = 0;
+    p->units = 0;
+    p->nb = od[0];
+    p->g = groups;
+    p->k = groups > 0 ? od[1] / groups : 0;
+    p->c = wd[1];
+    p->h = xd[2];
+    p->w = xd[3];
+    p->r = wd[2];
+    p->q = wd[3];
+    p->oh = od[2];
+    p->ow = od[3];
+    p->s0 = stride[0];
+    p->s1 = stride[1];
+    p->p0 = pad[0];
+    p->p1 = pad[1];
+    p->d0 = dil[0];
+    p->d1 = dil[1];
+    p->kk = p->c * p->r * p->q;
+    p->np = p->oh * p->ow;
+    if (p->k <= 0 || p->nb <= 0 || p->oh <= 0 || p->ow <= 0)
+        return;                         /* no output */
+    if (p->kk == 0) {
+        p->kind = AXON__CV_ZERO;
+        return;
+    }
+    if (p->c == 1 || (p->c <= 4 && p->k <= 8)) {
+        const int64_t base = p->nb * p->g;
+        p->kind = AXON__CV_DIRECT;
+        p->hp = (p->oh - 1) * p->s0 + (p->r - 1) * p->d0 + 1;
+        p->mrow = (p->ow > AXON__CV_WMAX ? p->ow : AXON__CV_WMAX) + (p->q - 1) * p->d1 / p->s1;
+        p->rowlen = p->s1 * p->mrow;
+        p->plane = (p->hp * p->rowlen + 15) / 16 * 16;
+        p->nkc = base >= AXON__CV_UNITS ? 1 : (AXON__CV_UNITS + base - 1) / base;
+        p->nkc = p->nkc > p->k ? p->k : p->nkc;
+        p->kc = (p->k + p->nkc - 1) / p->nkc;
+        p->nkc = (p->k + p->kc - 1) / p->kc;
+        p->units = base * p->nkc;
+        p->slot = axon__cv_round64(p->c * p->plane * 4);
+        return;
+    }
+    p->kind = AXON__CV_GEMM;
+    {
+        int64_t ncmax = AXON__CV_COL_FLOATS / p->kk / 16 * 16, nch, base;
+        ncmax = ncmax < 16 ? 16 : ncmax;
+        nch = (p->np + ncmax - 1) / ncmax;
+        if (nch < AXON__CV_UNITS && p->np / 256 > nch)
+            nch = p->np / 256 < AXON__CV_UNITS ? p->np / 256 : AXON__CV_UNITS;
+        p->nc = ((p->np + nch - 1) / nch + 15) / 16 * 16;
+        p->nc = p->nc > p->np ? p->np : p->nc;
+        p->nch = (p->np + p->nc - 1) / p->nc;
+        base = p->nb * p->g * p->nch;
+        p->nmc = 1;
+        if (base < AXON__CV_UNITS && p->k >= 128) {
+            p->nmc = (AXON__CV_UNITS + base - 1) / base;
+            p->nmc = p->nmc > p->k / 64 ? p->k / 64 : p->nmc;
+        }
+        p->mc = ((p->k + p->nmc - 1) / p->nmc + 15) / 16 * 16;
+        p->mc = p->mc > p->k ? p->k : p->mc;
+        p->nmc = (p->k + p->mc - 1) / p->mc;
+        p->units = base * p->nmc;
+        p->col = p->kk * p->nc;
+        p->cbuf = p->mc * p->nc;
+        p->gemm = axon__gemm_scratch_serial(p->mc, p->nc, p->kk);
+        p->slot = axon__cv_round64(p->col * 4) + axon__cv_round64(p->cbuf * 4) + axon__cv_round64(p->gemm);
+    }
+}
+
+AXON_FN int64_t axon__f_conv2d_scratch(const axon_shape *x, const axon_shape *w, const axon_shape *out,
+                                       const int64_t stride[2], const int64_t pad[2], const int64_t dil[2],
+                                       int64_t groups)
+{
+    axon__cv_plan p;
+    axon__cv_make_plan(x->dims, w->dims, out->dims, stride, pad, dil, groups, &p);
+    return p.slot * AXON_MAX_THREADS;
+}
+
+/* ---- copies: n floats from src (stride ss) to dst, zeros ------------------ */
+
+AXON_RUN_FN void axon__cv_copy(float *dst, const float *src, int64_t ss, int64_t n)
+{
+    int64_t i = 0;
+    if (ss == 1 && n >= AXON__FV_W) {
+        for (; i + AXON__FV_W <= n; i += AXON__FV_W)
+            axon__fv_store(dst + i, axon__fv_load(src + i));
+        if (i < n)                      /* the last W again, in part */
+            axon__fv_store(dst + n - AXON__FV_W, axon__fv_load(src + n - AXON__FV_W));
+    } else if (ss == 2 && n >= AXON__FV_W) {
+        for (; i + AXON__FV_W <= n; i += AXON__FV_W)
+            axon__fv_store(dst + i, axon__fv_load_even(src + 2 * i));
+        if (i < n)
+            axon__fv_store(dst + n - AXON__FV_W, axon__fv_load_even(src + 2 * (n - AXON__FV_W)));
+    } else {
+        for (; i < n; i++)
+            dst[i] = src[i * ss];
+    }
+}
+
+AXON_RUN_FN void axon__cv_zero(float *dst, int64_t n)
+{
+    int64_t i = 0;
+    const axon__fv z = axon__fv_set1(0.0f);
+    for (; i + AXON__FV_W <= n; i += AXON__FV_W)
+        axon__fv_store(dst + i, z);
+    for (; i < n; i++)
+        dst[i] = 0.0f;
+}
+
+/* dst[m] = src[(m * step + first) * ss] for m in [0, n), 0 where that column
+ * is outside [0, w). */
+AXON_RUN_FN void axon__cv_row(float *dst, const float *src, int64_t ss, int64_t w, int64_t first, int64_t step,
+                              int64_t n)
+{
+    /* m in [lo, hi): 0 <= m * step + first < w */
+    int64_t lo = first >= 0 ? 0 : (-first + step - 1) / step;
+    int64_t hi = w - first <= 0 ? 0 : (w - first + step - 1) / step;
+    lo = lo > n ? n : lo;
+    hi = hi > n ? n : hi < lo ? lo : hi;
+    axon__cv_zero(dst, lo);
+    if (hi > lo)
+        axon__cv_copy(dst + lo, src + (lo * step + first) * ss, step * ss, hi - lo);
+    axon__cv_zero(dst + hi, n - hi);
+}
+
+/* ---- DIRECT ---------------------------------------------------------------- */
+
+/* Channel plane xc (row stride xs2, column stride xs3) packed into dst:
+ * hp rows of s1 phases of mrow columns, of which only x's elements are
+ * written here: the padding around them is the zeros the thread wrote
+ * into its scratch first (every plane of a call has the same geometry). */
+AXON_RUN_FN void axon__cv_pack(const axon__cv_plan *p, const float *xc, int64_t xs2, int64_t xs3, float *dst)
+{
+    const int64_t ylo = p->p0 > 0 ? p->p0 : 0, yhi = p->h + p->p0 < p->hp ? p->h + p->p0 : p->hp;
+    for (int64_t t = 0; t < p->s1; t++) {
+        /* packed columns [lo, hi) of phase t: x's columns m s1 + t - p1 in [0, w) */
+        const int64_t first = t - p->p1;
+        int64_t lo = first >= 0 ? 0 : (-first + p->s1 - 1) / p->s1;
+        int64_t hi = p->w - first <= 0 ? 0 : (p->w - first + p->s1 - 1) / p->s1;
+        hi = hi > p->mrow ? p->mrow : hi;
+        if (hi <= lo)
+            continue;
+        for (int64_t y = ylo; y < yhi; y++)
+            axon__cv_copy(dst + y * p->rowlen + t * p->mrow + lo, xc + (y - p->p0) * xs2 + (lo * p->s1 + first) * xs3,
+                          p->s1 * xs3, hi - lo);
+    }
+}
+
+/* NV output vectors of one out channel (weights at wo, strides ws): vector
+ * u's W columns start at dst[u], and src[u] is where its first column's
+ * tap (0, 0, 0) is in the packed planes; the taps (ci, r, q) in the
+ * reference's order, one FMA each, every lane on its own.  Tap (r, q) is
+ * r d0 packed rows down, in phase (q d1) % s1, (q d1) / s1 columns on
+ * (walked without a division). */
+#define AXON__CV_DIRECT_TILE(name, NV)                                                                      \
+    AXON_RUN_FN void name(const axon__cv_plan *p, const float *wo, const int64_t *ws, const float *const *src, \
+                          float *const *dst)                                                                \
+    {                                                                                                       \
+        axon__fv acc[NV];                                                                                   \
+        for (int v = 0; v < NV; v++)                                                                        \
+            acc[v] = axon__fv_set1(0.0f);                                                                   \
+        for (int64_t ci = 0; ci < p->c; ci++)                                                               \
+            for (int64_t r = 0; r < p->r; r++) {                                                            \
+                const int64_t row = ci * p->plane + r * p->d0 * p->rowlen;                                  \
+                const float *wr = wo + ci * ws[1] + r * ws[2];                                              \
+                int64_t phase = 0, shift = 0;                                                               \
+                for (int64_t q = 0; q < p->q; q++) {                                                        \
+                    const axon__fv wv = axon__fv_set1(wr[q * ws[3]]);                                       \
+                    const int64_t off = row + phase * p->mrow + shift;                                      \
+                    for (int v = 0; v < NV; v++)                                                            \
+                        acc[v] = AXON__FV_FMA(wv, axon__fv_load(src[v] + off), acc[v]);                     \
+                    for (phase += p->d1; phase >= p->s1; phase -= p->s1)                                    \
+                        shift++;                                                                            \
+                }                                                                                           \
+            }                                                                                               \
+        for (int v = 0; v < NV; v++) {                                                                      \
+            if (p->ow < AXON__FV_W)                                                                         \
+                axon__fv_store_part(dst[v], acc[v], p->ow);                                                 \
+            else                                                                                            \
+                axon__fv_store(dst[v], acc[v]);                                                             \
+        }                                                                                                   \
+    }
+AXON__CV_DIRECT_TILE(axon__cv_direct_tile4, 4)
+AXON__CV_DIRECT_TILE(axon__cv_direct_tile1, 1)
+
+/* The same for a depthwise 3x3 (c = 1): the nine weights k[] and the taps'
+ * offsets off[] computed once per plane. */
+#define AXON__CV_DW3_TILE(name, NV)                                                                         \
+    AXON_RUN_FN void name(const axon__cv_plan *p, const axon__fv *k, const int64_t *off,                     \
+                          const float *const *src, float *const *dst)                                       \
+    {                                                                                                       \
+        axon__fv acc[NV];                                                                                   \
+        for (int v = 0; v < NV; v++)                                                                        \
+            acc[v] = AXON__FV_FMA(k[0], axon__fv_load(src[v] + off[0]), axon__fv_set1(0.0f));               \
+        for (int t = 1; t < 9; t++)                                                                         \
+            for (int v = 0; v < NV; v++)                                                                    \
+                acc[v] = AXON__FV_FMA(k[t], axon__fv_load(src[v] + off[t]), acc[v]);                        \
+        for (int v = 0; v < NV; v++) {                                                                      \
+            if (p->ow < AXON__FV_W)                                                                         \
+                axon__fv_store_part(dst[v], acc[v], p->ow);                                                 \
+            else                                                                                            \
+                axon__fv_store(dst[v], acc[v]);                                                             \
+        }                                                                                                   \
+    }
+AXON__CV_DW3_TILE(axon__cv_dw3_tile4, 4)
+AXON__CV_DW3_TILE(axon__cv_dw3_tile1, 1)
+
+/* Output plane yo (row stride os2, columns contiguous) of one out channel
+ * (weights at wo).  Each output row is ceil(ow / W) vectors (the last one
+ * moved back to end at the row's end where W does not divide ow: some
+ * columns computed twice, the same values both times; one partial vector
+ * where ow < W); the plane's vectors, row after row, go four at a time
+ * (narrow rows share a tile). */
+AXON_RUN_FN void axon__cv_direct_plane(const axon__cv_plan *p, const float *pk, const float *wo, const int64_t *ws,
+                                       float *yo, int64_t os2)
+{
+    const int64_t nv = p->ow < AXON__FV_W ? 1 : (p->ow + AXON__FV_W - 1) / AXON__FV_W, total = p->oh * nv;
+    const int dw3 = p->c == 1 && p->r == 3 && p->q == 3;
+    axon__fv k[9];
+    int64_t off[9], i = 0, jv = 0;
+    if (dw3)
+        for (int r = 0; r < 3; r++)
+            for (int q = 0; q < 3; q++) {
+                k[r * 3 + q] = axon__fv_set1(wo[r * ws[2] + q * ws[3]]);
+                off[r * 3 + q] = r * p->d0 * p->rowlen + q * p->d1 % p->s1 * p->mrow + q * p->d1 / p->s1;
+            }
+    for (int64_t v0 = 0; v0 < total; v0 += 4) {
+        const int n = total - v0 < 4 ? (int)(total - v0) : 4;
+        const float *src[4];
+        float *dst[4];
+        for (int u = 0; u < n; u++) {
+            int64_t j = jv * AXON__FV_W;
+            j = p->ow >= AXON__FV_W && j > p->ow - AXON__FV_W ? p->ow - AXON__FV_W : j;
+            src[u] = pk + i * p->s0 * p->rowlen + j;
+            dst[u] = yo + i * os2 + j;
+            if (++jv == nv) {
+                jv = 0;
+                i++;
+            }
+        }
+        if (n == 4) {
+            if (dw3)
+                axon__cv_dw3_tile4(p, k, off, src, dst);
+            else
+                axon__cv_direct_tile4(p, wo, ws, src, dst);
+        } else {
+            for (int u = 0; u < n; u++) {
+                if (dw3)
+                    axon__cv_dw3_tile1(p, k, off, src + u, dst + u);
+                else
+                    axon__cv_direct_tile1(p, wo, ws, src + u, dst + u);
+            }
+        }
+    }
+}
+
+AXON_RUN_FN void axon__cv_direct(const axon__cv_plan *p, const axon_tensor *x, const axon_tensor *w,
+                                 const axon_tensor *out, char *scratch)
+{
+    const int nt = axon__fv_threads(p->units);
+    const int64_t *xs = x->strides, *os = out->strides;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1)
+#endif
+    {
+        const int t = nt > 1 ? axon__fv_thread_id() : 0;
+        const int64_t u0 = p->units / nt * t + (t < p->units % nt ? t : p->units % nt);
+        const int64_t u1 = u0 + p->units / nt + (t < p->units % nt);
+        float *pk = (float *)(scratch + t * p->slot);
+        if (u0 < u1)
+            axon__cv_zero(pk, p->c * p->plane);
+        for (int64_t u = u0; u < u1; u++) {
+            const int64_t kb = u % p->nkc, gi = u / p->nkc % p->g, b = u / p->nkc / p->g;
+            const int64_t o1 = (kb + 1) * p->kc < p->k ? (kb + 1) * p->kc : p->k;
+            for (int64_t ci = 0; ci < p->c; ci++)
+                axon__cv_pack(p, (const float *)x->data + b * xs[0] + (gi * p->c + ci) * xs[1], xs[2], xs[3],
+                              pk + ci * p->plane);
+            for (int64_t o = gi * p->k + kb * p->kc; o < gi * p->k + o1; o++)
+                axon__cv_direct_plane(p, pk, (const float *)w->data + o * w->strides[0], w->strides,
+                                      (float *)out->data + b * os[0] + o * os[1], os[2]);
+        }
+    }
+}
+
+/* ---- GEMM ------------------------------------------------------------------ */
+
+/* The im2col of output pixels [p_lo, p_lo + n) of image b, group gi:
+ * col[(ci, r, q)][m], row stride n. */
+AXON_RUN_FN void axon__cv_im2col(const axon__cv_plan *p, const axon_tensor *x, int64_t b, int64_t gi, int64_t p_lo,
+                                 int64_t n, float *col)
+{
+    const int64_t *xs = x->strides;
+    for (int64_t ci = 0; ci < p->c; ci++) {
+        const float *xc = (const float *)x->data + b * xs[0] + (gi * p->c + ci) * xs[1];
+        for (int64_t r = 0; r < p->r; r++)
+            for (int64_t q = 0; q < p->q; q++) {
+                float *d = col + ((ci * p->r + r) * p->q + q) * n;
+                for (int64_t m = 0; m < n;) {
+                    const int64_t pix = p_lo + m, i = pix / p->ow, j = pix % p->ow;
+                    const int64_t len = p->ow - j < n - m ? p->ow - j : n - m;
+                    const int64_t y = i * p->s0 - p->p0 + r * p->d0;
+                    if (y < 0 || y >= p->h)
+                        axon__cv_zero(d + m, len);
+                    else
+                        axon__cv_row(d + m, xc + y * xs[2], xs[3], p->w, j * p->s1 - p->p1 + q * p->d1, p->s1, len);
+                    m += len;
+                }
+            }
+    }
+}
+
+/* The stride of w's (c, r, q) axes read as one axis (1 when all three
+ * have size 1), or 0 when they are not one axis (then the reference
+ * runs). */
+AXON_RUN_FN int64_t axon__cv_wstride(const axon__cv_plan *p, const int64_t *ws)
+{
+    const int64_t d[3] = { p->c, p->r, p->q };
+    int64_t s = 0, expect = 0;
+    for (int a = 2; a >= 0; a--) {
+        if (d[a] == 1)
+            continue;
+        if (s == 0) {
+            s = ws[a + 1];
+            expect = s;
+        }
+        if (ws[a + 1] != expect)
+            return 0;
+        expect *= d[a];
+    }
+    return s == 0 && expect == 0 ? 1 : s;
+}
+
+AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, const float *wp, int64_t ws0,
+                               int64_t wcs, const axon_tensor *out, char *scratch)
+{
+    const int nt = axon__fv_threads(p->units);
+    const int64_t *xs = x->strides, *os = out->strides;
+    /* B is x itself: a 1x1 stride-1 unpadded conv on pixels one stride apart */
+    const int direct_b = p->r == 1 && p->q == 1 && p->s0 == 1 && p->s1 == 1 && p->p0 == 0 && p->p1 == 0 &&
+                         p->oh == p->h && p->ow == p->w && (p->h == 1 || xs[2] == p->w * xs[3]);
+    const int direct_c = p->oh == 1 || os[2] == p->ow * os[3];
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+    for (int64_t u = 0; u < p->units; u++) {
+        const int64_t mb = u % p->nmc, pc = u / p->nmc % p->nch, gb = u / p->nmc / p->nch;
+        const int64_t gi = gb % p->g, b = gb / p->g;
+        const int64_t p_lo = pc * p->nc, n = p->np - p_lo < p->nc ? p->np - p_lo : p->nc;
+        const int64_t m_lo = mb * p->mc, m = p->k - m_lo < p->mc ? p->k - m_lo : p->mc;
+        char *slot = scratch + (nt > 1 ? axon__fv_thread_id() : 0) * p->slot;
+        float *col = (float *)slot, *cbuf = (float *)(slot + axon__cv_round64(p->col * 4));
+        void *gs = slot + axon__cv_round64(p->col * 4) + axon__cv_round64(p->cbuf * 4);
+        float *yo = (float *)out->data + b * os[0] + (gi * p->k + m_lo) * os[1];
+        const float *bp;
+        int64_t brs, bcs;
+        if (direct_b) {
+            bp = (const float *)x->data + b * xs[0] + gi * p->c * xs[1] + p_lo * xs[3];
+            brs = xs[1];
+            bcs = xs[3];
+        } else {
+            axon__cv_im2col(p, x, b, gi, p_lo, n, col);
+            bp = col;
+            brs = n;
+            bcs = 1;
+        }
+        if (direct_c) {
+            axon__sgemm_serial(m, n, p->kk, wp + (gi * p->k + m_lo) * ws0, ws0, wcs, bp, brs, bcs, yo + p_lo * os[3], os[1],
+                        os[3], 0, gs);
+        } else {
+            axon__sgemm_serial(m, n, p->kk, wp + (gi * p->k + m_lo) * ws0, ws0, wcs, bp, brs, bcs, cbuf, n, 1, 0, gs);
+            for (int64_t o = 0; o < m; o++)
+                for (int64_t e = 0; e < n; e++) {
+                    const int64_t pix = p_lo + e;
+                    yo[o * os[1] + pix / p->ow * os[2] + pix % p->ow * os[3]] = cbuf[o * n + e];
+                }
+        }
+    }
+}
+
+/* ---- the entry --------------------------------------------------------------- */
+
+AXON_RUN_FN void axon__f_conv2d(const axon_tensor *x, const axon_tensor *w, const axon_tensor *out,
+                                const int64_t stride[2], const int64_t pad[2], const int64_t dil[2], int64_t groups,
+                                void *scratch)
+{
+    axon__cv_plan p;
+    axon__cv_make_plan(x->dims, w->dims, out->dims, stride, pad, dil, groups, &p);
+    if (p.kind == AXON__CV_ZERO) {
+        for (int64_t b = 0; b < p.nb; b++)
+            for (int64_t o = 0; o < p.g * p.k; o++)
+                for (int64_t i = 0; i < p.oh; i++)
+                    for (int64_t j = 0; j < p.ow; j++)
+                        ((float *)out->data)[b * out->strides[0] + o * out->strides[1] + i * out->strides[2] +
+                                             j * out->strides[3]] = 0.0f;
+    } else if (p.kind == AXON__CV_DIRECT && (p.ow == 1 || out->strides[3] == 1)) {
+        axon__cv_direct(&p, x, w, out, (char *)scratch);
+    } else if (p.kind == AXON__CV_GEMM && axon__cv_wstride(&p, w->strides)) {
+        axon__cv_gemm(&p, x, (const float *)w->data, w->strides[0], axon__cv_wstride(&p, w->strides), out,
+                      (char *)scratch);
+    } else if (p.kind) {
+        axon__k_conv2d_f32(x, w, out, stride, pad, dil, groups);
+    }
+}
+/* ==== axon fast: conv.c end =============================================== */

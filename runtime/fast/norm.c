@@ -1,0 +1,193 @@
+/* ==== axon fast: norm.c begin =============================================
+ * norm.c - the fast f32 softmax, log_softmax and layernorm over the last
+ * axis (fast.h), with the meaning of the references in
+ * runtime/kernels/norm.c: softmax subtracts the row's maximum (a row with a
+ * NaN, a +inf, or only -inf is NaN throughout), log_softmax is x - max -
+ * log(sum), layernorm divides by sqrt(biased variance + 1e-5).  Computed in
+ * float (layernorm's sums in double), vectorized along the last axis where
+ * x and out have it contiguous (and g and b, for layernorm); any other view
+ * goes to the reference.  The leading axes are split between threads by
+ * rows.  Included once, after kernels.h, types.h and tensor.c; calls the
+ * f32 instantiation of the reference norm.c (declared here, defined before
+ * or after).
+ */
+
+/* (the fast vector layer, axon__fv: vec.c, included before this file) */
+
+/* The references (kernels.h's f32 instantiations of norm.c), for the views
+ * that the fast paths leave to them. */
+AXON_RUN_FN void axon__k_softmax_f32(int log_, const axon_tensor *x, const axon_tensor *out);
+AXON_RUN_FN void axon__k_layernorm_f32(const axon_tensor *x, const axon_tensor *g, const axon_tensor *b,
+                                       const axon_tensor *out);
+
+/* Below this many elements a call stays on one thread (a fork costs more). */
+#define AXON__NM_PAR_MIN 32768
+
+/* softmax of one contiguous row of n > 0 elements, y may be x.  One pass
+ * for the maximum and the sum together (online: each lane keeps its own
+ * maximum m and its sum s of exp(x - m), rescaled by exp(m_old - m) when
+ * m grows, four vectors at a time), then the lanes are combined and one
+ * pass writes exp(x - M) / s (log: x - M - log s).  The lanes start at
+ * -FLT_MAX (the most negative finite float) rather than -inf, so that no
+ * lane computes -inf - (-inf); a row whose maximum is -inf, +inf or NaN
+ * still gives NaN everywhere, as the reference does (0 * (1 / 0),
+ * inf - inf, NaN). */
+AXON_RUN_FN void axon__nm_softmax_row(int log_, const float *x, float *y, int64_t n)
+{
+    axon__fv m = axon__fv_set1(-3.40282347e+38f), s = axon__fv_set1(0.0f), v, mn;
+    float big, sum;
+    int64_t j = 0;
+    for (; j + 4 * AXON__FV_W <= n; j += 4 * AXON__FV_W) {
+        axon__fv v0 = axon__fv_load(x + j), v1 = axon__fv_load(x + j + AXON__FV_W);
+        axon__fv v2 = axon__fv_load(x + j + 2 * AXON__FV_W), v3 = axon__fv_load(x + j + 3 * AXON__FV_W);
+        mn = axon__fv_max(m, axon__fv_max(axon__fv_max(v0, v1), axon__fv_max(v2, v3)));
+        s = AXON__FV_FMA(s, axon__fv_exp(m - mn),
+                         (axon__fv_exp(v0 - mn) + axon__fv_exp(v1 - mn)) + (axon__fv_exp(v2 - mn) + axon__fv_exp(v3 - mn)));
+        m = mn;
+    }
+    for (; j < n; j += AXON__FV_W) {
+        v = j + AXON__FV_W <= n ? axon__fv_load(x + j) : axon__fv_load_part(x + j, n - j, -(float)INFINITY);
+        mn = axon__fv_max(m, v);
+        s = AXON__FV_FMA(s, axon__fv_exp(m - mn), axon__fv_exp(v - mn));
+        m = mn;
+    }
+    big = axon__fv_hmax(m);
+    sum = axon__fv_hsum(s * axon__fv_exp(m - axon__fv_set1(big)));
+    if (log_) {
+        const axon__fv sub = axon__fv_set1(big), ls = axon__fv_set1((float)log((double)sum));
+        for (j = 0; j + AXON__FV_W <= n; j += AXON__FV_W)
+            axon__fv_store(y + j, (axon__fv_load(x + j) - sub) - ls);
+        if (j < n)
+            axon__fv_store_part(y + j, (axon__fv_load_part(x + j, n - j, 0.0f) - sub) - ls, n - j);
+    } else {
+        const axon__fv sub = axon__fv_set1(big), inv = axon__fv_set1(1.0f / sum);
+        for (j = 0; j + AXON__FV_W <= n; j += AXON__FV_W)
+            axon__fv_store(y + j, axon__fv_exp(axon__fv_load(x + j) - sub) * inv);
+        if (j < n)
+            axon__fv_store_part(y + j, axon__fv_exp(axon__fv_load_part(x + j, n - j, 0.0f) - sub) * inv, n - j);
+    }
+}
+
+/* Double vectors of the same bytes as axon__fv (W / 2 lanes), and half an
+ * axon__fv's floats, converted to them, for layernorm's sums. */
+#if AXON__FV_W > 1 && (defined(__clang__) || __GNUC__ >= 9)
+#define AXON__NM_VD 1
+typedef double axon__nm_vd __attribute__((vector_size(AXON__FV_W * 4)));
+typedef float axon__nm_vh __attribute__((vector_size(AXON__FV_W * 2), aligned(4), may_alias));
+#else
+#define AXON__NM_VD 0
+#endif
+
+/* layernorm of one contiguous row of n > 0 elements, y may be x.  One pass
+ * for the statistics: the sums of d = x - x[0] and of d^2 in double (d is
+ * exact there; shifting by an element of the row keeps the difference
+ * S2 - S1^2 / n from cancelling), mean = x[0] + S1 / n, the biased
+ * variance (S2 - S1^2 / n) / n, then one pass writes
+ * (x - mean) * rstd * g + b in float. */
+AXON_RUN_FN void axon__nm_layernorm_row(const float *x, const float *g, const float *b, float *y, int64_t n)
+{
+    const double k = (double)x[0];
+    double s1 = 0.0, s2 = 0.0, mean, var, rstd;
+    int64_t j = 0;
+#if AXON__NM_VD
+    {
+        axon__nm_vd kv, a1, a2, b1, b2;
+        for (int i = 0; i < AXON__FV_W / 2; i++) {
+            kv[i] = k;
+            a1[i] = 0.0;
+        }
+        a2 = b1 = b2 = a1;
+        for (; j + AXON__FV_W <= n; j += AXON__FV_W) {
+            axon__nm_vd d0 = __builtin_convertvector(*(const axon__nm_vh *)(x + j), axon__nm_vd) - kv;
+            axon__nm_vd d1 = __builtin_convertvector(*(const axon__nm_vh *)(x + j + AXON__FV_W / 2), axon__nm_vd) - kv;
+            a1 += d0;
+            a2 += d0 * d0;
+            b1 += d1;
+            b2 += d1 * d1;
+        }
+        a1 += b1;
+        a2 += b2;
+        for (int i = 0; i < AXON__FV_W / 2; i++) {
+            s1 += a1[i];
+            s2 += a2[i];
+        }
+    }
+#endif
+    for (; j < n; j++) {
+        double d = (double)x[j] - k;
+        s1 += d;
+        s2 += d * d;
+    }
+    mean = k + s1 / (double)n;
+    var = (s2 - s1 * (s1 / (double)n)) / (double)n;
+    if (var < 0.0)
+        var = 0.0;                      /* (rounding; a NaN stays) */
+    rstd = 1.0 / sqrt(var + 1e-5);
+    {
+        const axon__fv mv = axon__fv_set1((float)mean), rv = axon__fv_set1((float)rstd);
+        for (j = 0; j + AXON__FV_W <= n; j += AXON__FV_W) {
+            axon__fv t = (axon__fv_load(x + j) - mv) * rv;
+            axon__fv_store(y + j, AXON__FV_FMA(t, axon__fv_load(g + j), axon__fv_load(b + j)));
+        }
+        if (j < n) {
+            axon__fv t = (axon__fv_load_part(x + j, n - j, 0.0f) - mv) * rv;
+            axon__fv_store_part(y + j, AXON__FV_FMA(t, axon__fv_load_part(g + j, n - j, 0.0f),
+                                                    axon__fv_load_part(b + j, n - j, 0.0f)), n - j);
+        }
+    }
+}
+
+/* The rows of x and out (their last axes contiguous) split between the
+ * threads in contiguous ranges; a row is computed the same way whichever
+ * thread has it, so any number of threads gives the same bits.  kind 0:
+ * softmax, 1: log_softmax, 2: layernorm. */
+AXON_RUN_FN void axon__nm_rows(int kind, const axon_tensor *x, const float *g, const float *b, const axon_tensor *out)
+{
+    const int r = x->rank;
+    const int64_t n = x->dims[r - 1], rows = axon__numel(r - 1, x->dims);
+    const float *xp = (const float *)x->data;
+    float *yp = (float *)out->data;
+    const int nt = rows * n >= AXON__NM_PAR_MIN ? axon__fv_threads(rows) : 1;
+    if (rows == 0 || n == 0)
+        return;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1)
+#endif
+    {
+        const int t = nt > 1 ? axon__fv_thread_id() : 0;
+        const int64_t e0 = rows / nt * t + (t < rows % nt ? t : rows % nt);
+        const int64_t e1 = e0 + rows / nt + (t < rows % nt);
+        int64_t idx[AXON_MAX_RANK], ox, oy;
+        axon__fv_seek(r - 1, x->dims, x->strides, out->strides, e0, idx, &ox, &oy);
+        for (int64_t e = e0; e < e1; e++) {
+            if (kind == 2)
+                axon__nm_layernorm_row(xp + ox, g, b, yp + oy, n);
+            else
+                axon__nm_softmax_row(kind, xp + ox, yp + oy, n);
+            axon__fv_step(r - 1, x->dims, x->strides, out->strides, idx, &ox, &oy);
+        }
+    }
+}
+
+AXON_RUN_FN void axon__f_softmax(int log_, const axon_tensor *x, const axon_tensor *out)
+{
+    const int r = x->rank;
+    if (r < 1 || (x->dims[r - 1] > 1 && (x->strides[r - 1] != 1 || out->strides[r - 1] != 1))) {
+        axon__k_softmax_f32(log_, x, out);
+        return;
+    }
+    axon__nm_rows(log_ ? 1 : 0, x, 0, 0, out);
+}
+
+AXON_RUN_FN void axon__f_layernorm(const axon_tensor *x, const axon_tensor *g, const axon_tensor *b,
+                                   const axon_tensor *out)
+{
+    const int r = x->rank;
+    if (r < 1 || (x->dims[r - 1] > 1 && (x->strides[r - 1] != 1 || out->strides[r - 1] != 1 ||
+                                         g->strides[0] != 1 || b->strides[0] != 1))) {
+        axon__k_layernorm_f32(x, g, b, out);
+        return;
+    }
+    axon__nm_rows(2, x, (const float *)g->data, (const float *)b->data, out);
+}
+/* ==== axon fast: norm.c end =============================================== */
