@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""torch_conv.py - PyTorch's side of bench/conv/run.sh: the same operators
+on the same inputs, timed, and every output of bench.c compared with it.
+
+    torch_conv.py THREADS [-t SECONDS] [-r REPS] [-n CALLS] [-d DIR] CASE@SIZE...
+
+torch.set_num_threads(THREADS).  The cases are bench.c's (the table below
+must say the same): torch.nn.functional.conv2d (padding 1; groups = 144
+for dw3x3), max_pool2d and avg_pool2d (2x2, stride 2).  The inputs are
+bench.c's, read from DIR (CASE_SIZE.x, CASE_SIZE.w, raw float32) where
+they are there, else uniform random.  Each measurement is at least -t
+seconds (or -n calls), best of -r; prints
+
+    RESULT torch CASE SIZE THREADS ms_per_call
+
+and, once per case, the ATen operator PyTorch dispatched to (its
+profiler's innermost convolution or pooling op: mkldnn_convolution is
+oneDNN, _slow_conv2d_forward is im2col + BLAS).  Then every output of
+bench.c in DIR at the same thread count (CASE_SIZE.IMPL.THREADS.out) is
+compared with PyTorch's:
+
+    AGREE|DISAGREE IMPL THREADS CASE SIZE max|out - torch| / max|torch|
+
+within 1e-4 (bench/README.md says why); exit 1 on a disagreement.  With
+BENCH_PERTURB=torch in the environment PyTorch's output is perturbed by
+1e-3 of its maximum at one element before the comparison, so that the
+test sees the check fail.  Without PyTorch: says so, exits 0.
+"""
+import glob
+import os
+import re
+import sys
+import time
+
+# name: (op, in channels, out channels, window, groups, padding, stride): bench.c's table
+CASES = {
+    'conv3x3': ('conv', 64, 64, 3, 1, 1, 1),
+    'dw3x3': ('conv', 144, 144, 3, 144, 1, 1),
+    'conv1x1': ('conv', 64, 256, 1, 1, 0, 1),
+    'maxpool': ('max', 64, 64, 2, 1, 0, 2),
+    'avgpool': ('avg', 64, 64, 2, 1, 0, 2),
+}
+TOL = 1e-4
+
+
+def main():
+    argv = sys.argv[1:]
+    threads = int(argv.pop(0))
+    secs, reps, fixed, data = 0.2, 5, 0, None
+    while argv and argv[0].startswith('-'):
+        opt, val = argv.pop(0), argv.pop(0)
+        if opt == '-t':
+            secs = float(val)
+        elif opt == '-r':
+            reps = int(val)
+        elif opt == '-n':
+            fixed = int(val)
+        elif opt == '-d':
+            data = val
+    try:
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+    except ImportError as e:
+        print('torch: not available (%s in %s)' % (e, sys.executable))
+        return 0
+    torch.set_num_threads(threads)
+    cfg = torch.__config__.show()
+    blas = re.search(r'BLAS_INFO=(\w+)', cfg)
+    cpu = re.search(r'CPU capability usage: (\w+)', cfg)
+    onednn = re.search(r'MKL-DNN (v[\w.]+)', cfg)
+    print('torch: %s, oneDNN %s, BLAS_INFO=%s, CPU capability %s, %d threads' %
+          (torch.__version__, onednn.group(1) if onednn else '-', blas.group(1) if blas else '?',
+           cpu.group(1) if cpu else '?', threads))
+    torch.manual_seed(1)
+    status = 0
+    for arg in argv:
+        name, size = arg.split('@')
+        size = int(size)
+        op, c, k, r, groups, pad, stride = CASES[name]
+        xp = os.path.join(data, '%s_%d.x' % (name, size)) if data else None
+        wp = os.path.join(data, '%s_%d.w' % (name, size)) if data else None
+        if xp and os.path.exists(xp):
+            x = torch.from_numpy(np.fromfile(xp, dtype=np.float32).reshape(1, c, size, size))
+        else:
+            x = torch.rand(1, c, size, size) * 2 - 1
+        if op == 'conv':
+            if wp and os.path.exists(wp):
+                w = torch.from_numpy(np.fromfile(wp, dtype=np.float32).reshape(k, c // groups, r, r))
+            else:
+                w = (torch.rand(k, c // groups, r, r) * 2 - 1) / (c // groups * r * r) ** 0.5
+
+            def f():
+                return F.conv2d(x, w, padding=pad, stride=stride, groups=groups)
+        elif op == 'max':
+            def f():
+                return F.max_pool2d(x, r, stride=stride, padding=pad)
+        else:
+            def f():
+                return F.avg_pool2d(x, r, stride=stride, padding=pad)
+        with torch.no_grad():
+            y = f()
+            t0 = time.perf_counter()
+            f()
+            t = time.perf_counter() - t0
+            with torch.autograd.profiler.profile() as prof:
+                f()
+            ops = [e.name for e in prof.function_events
+                   if re.search(r'conv|pool', e.name) and e.name not in ('aten::conv2d', 'aten::convolution',
+                                                                          'aten::_convolution')]
+            print('torch: %s at %d, %d threads, runs %s' % (name, size, threads, ' > '.join(ops) or '?'))
+            calls = fixed if fixed > 0 else max(1, int(secs / t) + 1 if t > 0 else 1000)
+            best = float('inf')
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                for _ in range(calls):
+                    f()
+                best = min(best, (time.perf_counter() - t0) / calls)
+        print('RESULT torch %s %d %d %.6f' % (name, size, threads, best * 1e3))
+        sys.stdout.flush()
+        if not data:
+            continue
+        y = y.numpy().astype(np.float64).ravel()
+        if os.environ.get('BENCH_PERTURB') == 'torch':
+            y[len(y) // 2] += 1e-3 * np.abs(y).max()
+        ymax = np.abs(y).max()
+        for out in sorted(glob.glob(os.path.join(data, '%s_%d.*.%d.out' % (name, size, threads)))):
+            impl, thr = os.path.basename(out).split('.')[1:3]
+            z = np.fromfile(out, dtype=np.float32).astype(np.float64)
+            if z.shape != y.shape:
+                rel = float('inf')
+            else:
+                d = np.abs(z - y).max()
+                rel = d / ymax if ymax > 0 else d
+            ok = rel <= TOL   # NaN fails
+            print('%s %s %s %s %d %.3g' % ('AGREE' if ok else 'DISAGREE', impl, thr, name, size, rel))
+            if not ok:
+                status = 1
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main())
