@@ -1,0 +1,222 @@
+#!/bin/sh
+# run.sh - the bandwidth benchmark (bench/README.md, "Element-wise chains,
+# softmax, layernorm: bandwidth"): GB/s of a generated header's run() of
+# bench/eltwise/eltwise.axon's functions on x : f32 [rows, 1024]
+#   biasrelu   relu(x * a + b), a and b per column (a fused chain)
+#   expnorm    exp(x - m) / s, m and s per row (a fused chain)
+#   softmax    softmax(x) over the last axis
+#   layernorm  layernorm(x, g, b) over the last axis
+# of memcpy of the same bytes, and of PyTorch doing the same, on one and
+# two threads, for x in L2 (256 KiB), at the L3's size (16 MiB: x and y
+# together are this machine's 32 MiB L3) and out of cache (64 and 256 MiB);
+# GB/s counts x read once and y written once (2 * 4 * rows * cols bytes
+# per call; the broadcast vectors are not counted).  The ratios to memcpy,
+# the growth from N to 4N and the target (run() >= 0.5x memcpy) in one
+# command:
+#
+#   sh bench/eltwise/run.sh
+#
+# Environment (all optional):
+#   AXONC    the compiler (default: build/axonc of this checkout)
+#   CC       the C compiler (default: cc); CFLAGS (default: -O3 -march=native;
+#            -O1 -march=native with TINY=1)
+#   OUTDIR   where the header, the binaries and the data go (default: build/eltwise)
+#   PYTHON   the Python that has PyTorch (default: /usr/bin/python3)
+#   THREADS  the thread counts (default: "1 2"): one thread with the driver
+#            built without OpenMP, more with -fopenmp and OMP_NUM_THREADS;
+#            PyTorch with torch.set_num_threads
+#   SIZES    x's bytes, K or M (default: "256K 16M 64M 256M")
+#   COLS     the last axis (default 1024; 999 with TINY=1)
+#   REPS     best of (default 5); SECS: seconds per measurement (default 0.2)
+#   IDLE     before each process, wait up to IDLE seconds (default 0: not at
+#            all) for a second with the machine < 5% busy
+#   TINY     1: tiny sizes (12K and 48K: 3 and 12 rows of 999), one call
+#            each, every step and check as usual (tests/bench/eltwise.test);
+#            no target judged
+#   STRICT   1: exit 1 when a target is missed
+# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for PyTorch.  Each
+# implementation and thread count runs in a process of its own.
+# BENCH_PERTURB=run or =torch makes one output wrong on purpose (the
+# test's liveness check: the run must then fail).
+#
+# Exit status: 0; 1 when an output disagrees (with the float64 formula or
+# with PyTorch: max |diff| > 1e-4 max |ref|), a program fails, or
+# (STRICT=1) a target is missed; 2 for a setup problem.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+AXONC=${AXONC:-$root/build/axonc}
+CC=${CC:-cc}
+OUTDIR=${OUTDIR:-$root/build/eltwise}
+PYTHON=${PYTHON:-/usr/bin/python3}
+THREADS=${THREADS:-1 2}
+IDLE=${IDLE:-0}
+TINY=${TINY:-0}
+STRICT=${STRICT:-0}
+if [ "$TINY" = 1 ]; then
+    CFLAGS=${CFLAGS:--O1 -march=native}
+    SIZES=${SIZES:-12K 48K}
+    COLS=${COLS:-999}
+    RUNOPTS="-n 1 -r 1"
+else
+    CFLAGS=${CFLAGS:--O3 -march=native}
+    SIZES=${SIZES:-256K 16M 64M 256M}
+    COLS=${COLS:-1024}
+    RUNOPTS="-t ${SECS:-0.2} -r ${REPS:-5}"
+fi
+
+if [ ! -x "$AXONC" ]; then
+    echo "run.sh: no axonc at $AXONC (run make, or set AXONC)" >&2
+    exit 2
+fi
+if [ ! -x "$PYTHON" ]; then
+    PYTHON=python3
+fi
+mkdir -p "$OUTDIR"
+data="$OUTDIR/data"
+rm -rf "$data"
+mkdir -p "$data"
+
+"$AXONC" emit bench/eltwise/eltwise.axon -o "$OUTDIR/eltwise.h"
+# shellcheck disable=SC2086
+$CC -std=c99 $CFLAGS -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="eltwise.h"' \
+    -o "$OUTDIR/bench" bench/eltwise/bench.c -lm || exit 2
+# shellcheck disable=SC2086
+$CC -std=c99 $CFLAGS -fopenmp -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="eltwise.h"' \
+    -o "$OUTDIR/bench_omp" bench/eltwise/bench.c -lm || exit 2
+
+wait_idle() {
+    [ "$IDLE" = 0 ] && return 0
+    "$PYTHON" - "$IDLE" <<'EOF'
+import os, sys, time
+def busy():
+    v = [int(x) for x in open('/proc/stat').readline().split()[1:9]]
+    return sum(v) - v[3] - v[4], sum(v)
+deadline = time.monotonic() + float(sys.argv[1])
+while time.monotonic() < deadline:
+    b0, t0 = busy()
+    time.sleep(1.0)
+    b1, t1 = busy()
+    if t1 > t0 and (b1 - b0) / (t1 - t0) < 0.05:
+        sys.exit(0)
+print('idle: the machine was still busy after %s s' % sys.argv[1])
+EOF
+}
+
+res="$OUTDIR/results"
+: > "$res"
+status=0
+echo "bandwidth: x f32 [rows, $COLS] read once, y written once; GB/s (best of runs), $($CC --version | head -1), $CFLAGS; $(getconf _NPROCESSORS_ONLN) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git status --porcelain -- runtime translator 2>/dev/null | grep -q . && echo ' (runtime/ or translator/ with uncommitted changes)')"
+if grep -q 'axon__f_softmax([01], &' "$OUTDIR/eltwise.h"; then
+    echo "run(): softmax and layernorm call the fast kernels (axon__f_softmax, axon__f_layernorm)"
+else
+    echo "run(): softmax and layernorm call the reference kernels (the header has no call of axon__f_softmax)"
+fi
+[ "$TINY" = 1 ] && echo "tiny size (TINY=1): one call each, no target judged"
+for p in $THREADS; do
+    if [ "$p" = 1 ]; then bin="$OUTDIR/bench"; else bin="$OUTDIR/bench_omp"; fi
+    for impl in memcpy biasrelu expnorm softmax layernorm; do
+        wait_idle >> "$res"
+        # shellcheck disable=SC2086
+        OMP_NUM_THREADS=$p "$bin" -i $impl -p "$p" -c "$COLS" -d "$data" $RUNOPTS $SIZES >> "$res" || status=1
+    done
+    wait_idle >> "$res"
+    # shellcheck disable=SC2086
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$p" \
+        "$PYTHON" "$here/torch_eltwise.py" "$p" -c "$COLS" -d "$data" $RUNOPTS $SIZES >> "$res" 2>&1 || status=1
+done
+
+"$PYTHON" - "$res" "$TINY" "$STRICT" "$SIZES" "$COLS" <<'EOF' || status=$?
+import sys
+res, tiny, strict = sys.argv[1], sys.argv[2] == '1', sys.argv[3] == '1'
+sizes, cols = sys.argv[4].split(), int(sys.argv[5])
+
+
+def nbytes(s):
+    n = int(s[:-1]) << (10 if s[-1] in 'kK' else 20) if s[-1] in 'kKmM' else int(s)
+    return 2 * 4 * (n // 4 // cols) * cols   # x read, y written
+
+
+ms, threads, notes, agree, bad = {}, [], [], 0, []
+for line in open(res):
+    w = line.split()
+    if w and w[0] == 'RESULT':
+        impl, size, p, v = w[1], w[2], int(w[3]), float(w[4])
+        ms[impl, size, p] = v
+        if p not in threads:
+            threads.append(p)
+    elif w and w[0] == 'AGREE':
+        agree += 1
+    elif w and w[0] == 'DISAGREE':
+        bad.append(line.strip())
+    elif line.strip() and line.strip() not in notes:
+        notes.append(line.strip())
+for n in notes:
+    print(n)
+ops = ['biasrelu', 'expnorm', 'softmax', 'layernorm']
+
+
+def gbs(impl, size, p):
+    t = ms.get((impl, size, p))
+    return nbytes(size) / (t * 1e-3) * 1e-9 if t else None
+
+
+for who, pre in (('run()', ''), ('PyTorch', 'torch-')):
+    print()
+    print('%s: GB/s (and x memcpy\'s GB/s)' % who)
+    print('%-6s %3s | %8s | %s' % ('size', 'thr', 'memcpy', ' | '.join('%-16s' % o for o in ops)))
+    for p in threads:
+        for s in sizes:
+            mc = gbs('memcpy' if not pre else 'torch-memcpy', s, p)
+            cells = []
+            for o in ops:
+                g = gbs(pre + o, s, p)
+                ref = gbs('memcpy', s, p)   # the ratio is to C memcpy in both tables
+                cells.append('%7.1f (%5.2fx)' % (g, g / ref) if g and ref else '%-16s' % '-')
+            print('%-6s %3d | %8s | %s' % (s, p, '%8.1f' % mc if mc else '-', ' | '.join(cells)))
+print('(PyTorch\'s memcpy column is y.copy_(x); both tables\' ratios are to C memcpy)')
+
+missed, met = [], []
+
+
+def judge(ok, what):
+    (met if ok else missed).append(what)
+
+
+print()
+for a, b in zip(sizes, sizes[1:]):
+    if nbytes(b) == 4 * nbytes(a):
+        for p in threads:
+            g = []
+            for impl in ['memcpy'] + ops + ['torch-' + o for o in ['memcpy'] + ops]:
+                ta, tb = ms.get((impl, a, p)), ms.get((impl, b, p))
+                if ta and tb:
+                    g.append('%s %.2f' % (impl, tb / ta))
+                    if not tiny and impl in ops:
+                        judge(tb / ta <= 6.0, 'run() %s %d thr: time(%s)/time(%s) %.2f (linear: 4, within 1.5x: <= 6)'
+                              % (impl, p, b, a, tb / ta))
+            print('growth %d thr, time(%s)/time(%s) (4 if linear): %s' % (p, b, a, ', '.join(g)))
+for p in threads:
+    for s in sizes:
+        ref = gbs('memcpy', s, p)
+        for o in ops:
+            g = gbs(o, s, p)
+            if g and ref:
+                judge(g / ref >= 0.5, 'run() %s at %s, %d thr: %.2fx memcpy (target 0.5x)' % (o, s, p, g / ref))
+print('agreement: %d outputs of run() within 1e-4 * max|torch| of PyTorch (at the sizes up to 1 MiB; every size against float64 in bench.c)%s'
+      % (agree, '' if not bad else '; DISAGREE: ' + '; '.join(bad)))
+if tiny:
+    print('targets: not judged at the tiny size')
+    sys.exit(1 if bad else 0)
+for m in met:
+    print('target met:    ' + m)
+for m in missed:
+    print('target MISSED: ' + m)
+print('targets: ' + ('all met' if not missed else '%d of %d missed' % (len(missed), len(missed) + len(met))))
+sys.exit(1 if bad or (missed and strict) else 0)
+EOF
+exit $status

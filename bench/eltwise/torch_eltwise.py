@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""torch_eltwise.py - PyTorch's side of bench/eltwise/run.sh: the same
+operations as bench.c's on x : f32 [rows, cols], timed, and checked.
+
+    torch_eltwise.py THREADS [-t SECONDS] [-r REPS] [-n CALLS] [-c COLS] [-d DIR] SIZE...
+
+torch.set_num_threads(THREADS); SIZE as bench.c's (x's bytes, K or M),
+rows = SIZE / 4 / COLS.  The operations, in PyTorch's eager mode at its fastest (into a
+preallocated y where PyTorch allows it, so that no call allocates and
+faults in fresh pages; a chain is one pass over memory per operator):
+  memcpy     y.copy_(x)
+  biasrelu   torch.mul(x, a, out=y); y.add_(b); y.relu_()     (three passes)
+  expnorm    torch.sub(x, m, out=y); y.exp_(); y.div_(s)       (three passes)
+  softmax    torch.softmax(x, -1, out=y)
+  layernorm  F.layer_norm(x, (cols,), g, b, eps=1e-5)  (allocates its result)
+Inputs: bench.c's, read from DIR (SIZE.x, .a, .b, .m, .s, .g) where they
+are there, else x uniform in [-4, 4] and the others as bench.c makes them.
+Each measurement is at least -t seconds (or -n calls), best of -r; prints
+
+    RESULT torch-IMPL SIZE THREADS ms_per_call
+
+Checks: each PyTorch result against the same formula in float64 (max
+|diff| <= 1e-4 * max |ref|), and, where DIR has bench.c's outputs at this
+size and thread count (SIZE.IMPL.THREADS.out), each of them against
+PyTorch's within the same tolerance:
+
+    AGREE|DISAGREE IMPL THREADS SIZE max|diff| / max|ref|
+
+exit 1 on a disagreement.  BENCH_PERTURB=torch perturbs PyTorch's result
+by 1e-3 of its maximum at one element before the checks (the test's
+liveness check).  Without PyTorch: says so, exits 0.
+"""
+import os
+import re
+import sys
+import time
+
+TOL = 1e-4
+IMPLS = ['memcpy', 'biasrelu', 'expnorm', 'softmax', 'layernorm']
+
+
+def parse_size(s):
+    if s[-1] in 'kK':
+        return int(s[:-1]) << 10
+    if s[-1] in 'mM':
+        return int(s[:-1]) << 20
+    return int(s)
+
+
+def main():
+    argv = sys.argv[1:]
+    threads = int(argv.pop(0))
+    secs, reps, fixed, cols, data = 0.2, 5, 0, 1024, None
+    while argv and argv[0].startswith('-'):
+        opt, val = argv.pop(0), argv.pop(0)
+        if opt == '-t':
+            secs = float(val)
+        elif opt == '-r':
+            reps = int(val)
+        elif opt == '-n':
+            fixed = int(val)
+        elif opt == '-c':
+            cols = int(val)
+        elif opt == '-d':
+            data = val
+    try:
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+    except ImportError as e:
+        print('torch: not available (%s in %s)' % (e, sys.executable))
+        return 0
+    torch.set_num_threads(threads)
+    cpu = re.search(r'CPU capability usage: (\w+)', torch.__config__.show())
+    print('torch: %s, CPU capability %s, %d threads' % (torch.__version__, cpu.group(1) if cpu else '?', threads))
+    torch.manual_seed(1)
+    status = 0
+    for arg in argv:
+        rows = parse_size(arg) // 4 // cols
+
+        def load(name, shape, make):
+            p = os.path.join(data, '%s.%s' % (arg, name)) if data else None
+            if p and os.path.exists(p):
+                return torch.from_numpy(np.fromfile(p, dtype=np.float32).reshape(shape))
+            return make()
+
+        x = load('x', (rows, cols), lambda: torch.rand(rows, cols) * 8 - 4)
+        a = load('a', (cols,), lambda: torch.rand(cols) + 0.5)
+        b = load('b', (cols,), lambda: torch.rand(cols) - 0.5)
+        g = load('g', (cols,), lambda: torch.rand(cols) + 0.5)
+        m = load('m', (rows, 1), lambda: x.max(dim=1, keepdim=True).values)
+        s = load('s', (rows, 1), lambda: torch.exp(x.double() - m.double()).sum(dim=1, keepdim=True).float())
+        y = torch.empty(rows, cols)
+        x64 = x.double()
+        def biasrelu():
+            torch.mul(x, a, out=y)
+            y.add_(b)
+            return y.relu_()
+
+        def expnorm():
+            torch.sub(x, m, out=y)
+            y.exp_()
+            return y.div_(s)
+
+        fns = {
+            'memcpy': (lambda: y.copy_(x), lambda: x64),
+            'biasrelu': (biasrelu, lambda: torch.relu(x64 * a.double() + b.double())),
+            'expnorm': (expnorm, lambda: torch.exp(x64 - m.double()) / s.double()),
+            'softmax': (lambda: torch.softmax(x, -1, out=y), lambda: torch.softmax(x64, -1)),
+            'layernorm': (lambda: F.layer_norm(x, (cols,), g, b, eps=1e-5),
+                          lambda: F.layer_norm(x64, (cols,), g.double(), b.double(), eps=1e-5)),
+        }
+        for impl in IMPLS:
+            f, f64 = fns[impl]
+            with torch.no_grad():
+                out = f().double().numpy().ravel()
+                if os.environ.get('BENCH_PERTURB') == 'torch' and impl != 'memcpy':
+                    out = out.copy()
+                    out[len(out) // 2] += 1e-3 * np.abs(out).max()
+                ref = f64().numpy().ravel()
+                rmax = np.abs(ref).max()
+                d = np.abs(out - ref).max() / rmax
+                if not d <= TOL:
+                    print('DISAGREE torch-%s %d %s %.3g (PyTorch against float64)' % (impl, threads, arg, d))
+                    status = 1
+                if data:
+                    p = os.path.join(data, '%s.%s.%d.out' % (arg, impl, threads))
+                    if os.path.exists(p):
+                        z = np.fromfile(p, dtype=np.float32).astype(np.float64)
+                        d = np.abs(z - out).max() / np.abs(out).max() if z.shape == out.shape else float('inf')
+                        ok = d <= TOL
+                        print('%s %s %d %s %.3g' % ('AGREE' if ok else 'DISAGREE', impl, threads, arg, d))
+                        if not ok:
+                            status = 1
+                t0 = time.perf_counter()
+                f()
+                t = time.perf_counter() - t0
+                calls = fixed if fixed > 0 else max(1, int(secs / t) + 1 if t > 0 else 1000)
+                best = float('inf')
+                for _ in range(reps):
+                    t0 = time.perf_counter()
+                    for _ in range(calls):
+                        f()
+                    best = min(best, (time.perf_counter() - t0) / calls)
+            print('RESULT torch-%s %s %d %.6f' % (impl, arg, threads, best * 1e3))
+            sys.stdout.flush()
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main())
