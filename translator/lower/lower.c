@@ -565,10 +565,12 @@ static Value *builtin(Low *lo, const char *name, Value **args, int n, Type *rt, 
 static Value *apply(Low *lo, Value *f, Value **args, int n, Expr *site, const PtrVec *inst, Subst *S, Type *rt,
                     Loc loc)
 {
-    if (site)
-        rt = subst_type(lo->c, S, site->type);
     switch (f->kind) {
     case V_BUILTIN:
+        /* (only a built-in needs the result's type: a closure's is its
+         * body's, made there) */
+        if (site)
+            rt = subst_type(lo->c, S, site->type);
         if (f->is_extern)
             return lower_extern(lo, f->name, args, n, rt, loc);
         return builtin(lo, f->name, args, n, rt, loc);

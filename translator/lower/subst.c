@@ -4,10 +4,19 @@
 #include "dim.h"
 #include "types.h"
 
-/* Marks each variable of s with a fresh stamp and what it stands for. */
+/* Marks each variable of s with s's stamp and what it stands for.  The
+ * stamp is s's own (taken once, at its first use): a compound type that
+ * carries it was substituted by s before and its result is its mark
+ * (type_at), which stays right since s never changes.  Another traversal
+ * in between that marks the same node leaves another stamp there, and the
+ * node is substituted again. */
 static uint32_t seed(Ctx *c, const Subst *s)
 {
-    uint32_t st = ++c->stamp;
+    if (!s)
+        return ++c->stamp;
+    if (!s->stamp)
+        ((Subst *)s)->stamp = ++c->stamp;
+    uint32_t st = s->stamp;
     for (int i = 0; s && i < s->pairs.n; i++) {
         InstPair *p = s->pairs.items[i];
         switch (p->kind) {
@@ -85,47 +94,67 @@ static Elem *elem_at(uint32_t st, Elem *e)
     return e;
 }
 
+/* A type is a DAG (inference shares a node wherever unification met it
+ * twice): k(k)(k)...(k) of `k = fn (g) { g }` instantiates the first k at a
+ * type of n shared levels whose tree has 2^n nodes.  Each node is therefore
+ * substituted once per stamp: a compound node visited under st has
+ * stamp == st and its result in mark (a variable's stamp and mark are
+ * seed's, what it stands for), so the result is a DAG of the same shape. */
 static Type *type_at(Ctx *c, uint32_t st, Type *t, int depth)
 {
     t = type_prune(t);
     if (depth > TYPE_MAX_DEPTH)
         return t;
+    if (t->kind == TY_VAR)
+        return t->stamp == st ? type_prune(t->mark) : t;
+    if (t->stamp == st)
+        return t->mark;
+    Type *r = t;
     switch (t->kind) {
     case TY_VAR:
-        return t->stamp == st ? type_prune(t->mark) : t;
+        break;
     case TY_TENSOR:
-        return type_tensor(c, elem_at(st, t->u.ten.elem), shape_at(c, st, t->u.ten.shape), t->origin);
+        r = type_tensor(c, elem_at(st, t->u.ten.elem), shape_at(c, st, t->u.ten.shape), t->origin);
+        break;
     case TY_TUPLE:
-    case TY_FUNC: {
-        Type *r = t->kind == TY_TUPLE ? type_tuple(c, t->u.fun.n, t->origin) : type_func(c, t->u.fun.n, t->origin);
+    case TY_FUNC:
+        r = t->kind == TY_TUPLE ? type_tuple(c, t->u.fun.n, t->origin) : type_func(c, t->u.fun.n, t->origin);
         for (uint32_t i = 0; i < t->u.fun.n; i++)
             r->u.fun.items[i] = type_at(c, st, t->u.fun.items[i], depth + 1);
         if (t->kind == TY_FUNC)
             r->u.fun.ret = type_at(c, st, t->u.fun.ret, depth + 1);
-        return r;
+        break;
     }
-    }
-    return t;
+    t->stamp = st;
+    t->mark = r;
+    return r;
+}
+
+/* (an empty substitution: x itself; a copy would cost a traversal of x at
+ * each use, k(k)(k)...(k)'s N instances N * N) */
+static int empty(const Subst *s)
+{
+    return !s || !s->pairs.n;
 }
 
 Dim *subst_dim(Ctx *c, const Subst *s, Dim *d)
 {
-    return dim_at(c, seed(c, s), d);
+    return empty(s) ? d : dim_at(c, seed(c, s), d);
 }
 
 Shape *subst_shape(Ctx *c, const Subst *s, Shape *sh)
 {
-    return shape_at(c, seed(c, s), sh);
+    return empty(s) ? sh : shape_at(c, seed(c, s), sh);
 }
 
 Elem *subst_elem(Ctx *c, const Subst *s, Elem *e)
 {
-    return elem_at(seed(c, s), e);
+    return empty(s) ? e : elem_at(seed(c, s), e);
 }
 
 Type *subst_type(Ctx *c, const Subst *s, Type *t)
 {
-    return type_at(c, seed(c, s), t, 0);
+    return empty(s) ? t : type_at(c, seed(c, s), t, 0);
 }
 
 Subst *subst_compose(Ctx *c, const Subst *base, const PtrVec *log, const Subst *at)

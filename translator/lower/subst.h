@@ -13,13 +13,22 @@
 #include "scheme.h"
 
 typedef struct Subst {
-    PtrVec pairs;          /* InstPair* */
+    PtrVec pairs;          /* InstPair* (never changed once composed) */
+    uint32_t stamp;        /* subst.c: the traversal stamp it marks its
+                            * variables with, the same at every use, so
+                            * that a type node already substituted by it
+                            * is not substituted again (0: none yet) */
 } Subst;
 
 /* The context of a callee at a call: base's pairs (the closure's own
  * context), then each pair of log with its `to` put in at's terms. */
 Subst *subst_compose(Ctx *c, const Subst *base, const PtrVec *log, const Subst *at);
 
+/* x in s's terms.  A NULL or empty s changes nothing and returns x as it
+ * is (no copy); a type is substituted as the DAG it is, each node once per
+ * s (a node that s has substituted before is not visited again), so that
+ * the instances of a function at types that share structure (k(k)(k)...)
+ * cost their DAG's size, not their tree's. */
 Dim *subst_dim(Ctx *c, const Subst *s, Dim *d);
 Shape *subst_shape(Ctx *c, const Subst *s, Shape *sh);
 Elem *subst_elem(Ctx *c, const Subst *s, Elem *e);
