@@ -41,7 +41,7 @@
 #include "runtime/kernels/tensor.c"
 #endif
 #include "runtime/fast/fast.h"
-#ifndef AXON__GEMM_MR   /* unless the header has the fast paths already */
+#ifndef AXON__FAST_GEMM_1   /* unless the header has the fast paths already */
 #include "runtime/fast/gemm.c"
 #endif
 

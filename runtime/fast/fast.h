@@ -60,4 +60,370 @@
 #define AXON_MAX_THREADS 8
 #endif
 
+
+/* ==== what prepare() needs: every translation unit has it (the generated
+ * header puts it before the functions); the kernels are in the files. */
+
+/* ---- gemm.c: the configuration: vector width, tile, block limits ---------------- */
+
+#if defined(__GNUC__) && !defined(AXON_GEMM_SCALAR)
+#if defined(__AVX512F__)
+#define AXON__GEMM_VB 64
+#define AXON__GEMM_MR 8
+#elif defined(__AVX__)
+#define AXON__GEMM_VB 32
+#define AXON__GEMM_MR 6
+#else
+#define AXON__GEMM_VB 16
+#define AXON__GEMM_MR 6
+#endif
+#define AXON__GEMM_VL (AXON__GEMM_VB / 4)          /* lanes */
+#define AXON__GEMM_NR (2 * AXON__GEMM_VL)          /* two vectors a row */
+typedef float axon__vf __attribute__((vector_size(AXON__GEMM_VB), may_alias));
+typedef float axon__vfu __attribute__((vector_size(AXON__GEMM_VB), aligned(4), may_alias));
+#else
+#define AXON__GEMM_VB 0
+#define AXON__GEMM_MR 4
+#define AXON__GEMM_NR 4
+#endif
+
+/* Block limits: an A block (Mc x Kc) stays in L2, a B sliver (Kc x NR) in
+ * L1 beside the A sliver streaming through, the B panel (Kc x Nc) in L3. */
+#ifndef AXON__GEMM_KC
+#define AXON__GEMM_KC 384
+#endif
+#ifndef AXON__GEMM_MC
+#define AXON__GEMM_MC (AXON__GEMM_MR * (168 / AXON__GEMM_MR))
+#endif
+#ifndef AXON__GEMM_NC
+#define AXON__GEMM_NC (AXON__GEMM_NR * (4096 / AXON__GEMM_NR))
+#endif
+/* Operands read in place, where their rows are contiguous: A always (its
+ * MR rows stream through L1 as well as a packed sliver does, and packing
+ * costs more than it saves); B where it is small (k * n floats in L2: a
+ * sliver read in place from a large B, rows far apart, misses in L1 and
+ * the TLB).  Measured on AVX-512 (bench/README.md). */
+#ifndef AXON__GEMM_A_IN_PLACE
+#define AXON__GEMM_A_IN_PLACE(m, n, k) 1
+#endif
+#ifndef AXON__GEMM_B_IN_PLACE
+#define AXON__GEMM_B_IN_PLACE(m, n, k) ((k) * (n) <= 65536)
+#endif
+/* Below this many multiply-adds a product runs on one thread. */
+#ifndef AXON__GEMM_SERIAL
+#define AXON__GEMM_SERIAL ((int64_t)48 * 48 * 48)
+#endif
+
+/* GCC: fused multiply-add in the micro-kernel whatever -std says. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__INTEL_COMPILER)
+#define AXON__GEMM_FMA __attribute__((optimize("fp-contract=fast")))
+#else
+#define AXON__GEMM_FMA
+#endif
+
+/* The block sizes of a product, from m, n, k alone (the scratch and the
+ * summation order depend on nothing else). */
+typedef struct axon__gemm_blocks {
+    int64_t mc, nc, kc;
+} axon__gemm_blocks;
+
+/* n split into ceil(n / max) equal blocks, rounded up to a multiple of r
+ * (max is a multiple of r: the result is at most max, and at most n
+ * rounded up). */
+AXON_FN int64_t axon__gemm_split(int64_t n, int64_t max, int64_t r)
+{
+    int64_t parts, b;
+    if (n <= 0)
+        return r;
+    parts = n / max + (n % max != 0);
+    b = n / parts + (n % parts != 0);
+    return (b + r - 1) / r * r;
+}
+
+AXON_FN axon__gemm_blocks axon__gemm_block_sizes(int64_t m, int64_t n, int64_t k)
+{
+    axon__gemm_blocks bl;
+    bl.mc = axon__gemm_split(m, AXON__GEMM_MC, AXON__GEMM_MR);
+    bl.nc = axon__gemm_split(n, AXON__GEMM_NC, AXON__GEMM_NR);
+    bl.kc = axon__gemm_split(k, AXON__GEMM_KC, 1);
+    return bl;
+}
+
+AXON_FN int64_t axon__gemm_round64(int64_t bytes)
+{
+    return (bytes + 63) / 64 * 64;
+}
+
+/* Bytes of one thread's A block and of the B panel. */
+AXON_FN int64_t axon__gemm_a_bytes(axon__gemm_blocks bl)
+{
+    return axon__gemm_round64(bl.mc * bl.kc * (int64_t)sizeof(float));
+}
+
+AXON_FN int64_t axon__gemm_b_bytes(axon__gemm_blocks bl)
+{
+    return axon__gemm_round64(bl.kc * bl.nc * (int64_t)sizeof(float));
+}
+
+/* The scratch for these blocks: 64 bytes of slack to align its start, the
+ * B panel, and an A block for each of `threads` threads. */
+AXON_FN int64_t axon__gemm_bytes(axon__gemm_blocks bl, int64_t threads)
+{
+    return 64 + axon__gemm_b_bytes(bl) + threads * axon__gemm_a_bytes(bl);
+}
+
+/* The scratch of axon__sgemm. */
+AXON_FN int64_t axon__gemm_scratch(int64_t m, int64_t n, int64_t k)
+{
+    if (m <= 0 || n <= 0 || k <= 0)
+        return 0;
+    return axon__gemm_bytes(axon__gemm_block_sizes(m, n, k), AXON_MAX_THREADS);
+}
+
+/* The scratch of one thread's product (axon__sgemm_serial). */
+AXON_FN int64_t axon__gemm_scratch_serial(int64_t m, int64_t n, int64_t k)
+{
+    if (m <= 0 || n <= 0 || k <= 0)
+        return 0;
+    return axon__gemm_bytes(axon__gemm_block_sizes(m, n, k), 1);
+}
+
+/* At least axon__gemm_scratch(m, n, k) for every m <= mx, n <= nx, k <= kx
+ * (the blocks at most the sizes rounded up, and at most the limits). */
+AXON_FN int64_t axon__gemm_scratch_bound(int64_t mx, int64_t nx, int64_t kx)
+{
+    axon__gemm_blocks bl;
+    if (mx <= 0 || nx <= 0 || kx <= 0)
+        return 0;
+    bl.mc = mx >= AXON__GEMM_MC ? AXON__GEMM_MC : (mx + AXON__GEMM_MR - 1) / AXON__GEMM_MR * AXON__GEMM_MR;
+    bl.nc = nx >= AXON__GEMM_NC ? AXON__GEMM_NC : (nx + AXON__GEMM_NR - 1) / AXON__GEMM_NR * AXON__GEMM_NR;
+    bl.kc = kx >= AXON__GEMM_KC ? AXON__GEMM_KC : kx;
+    return axon__gemm_bytes(bl, AXON_MAX_THREADS);
+}
+
+/* ---- matmul.c: the scratch of a product and an einsum ----------------- */
+
+AXON_FN int64_t axon__f_numel(const axon_shape *s)
+{
+    int64_t n = 1;
+    for (int i = 0; i < s->rank; i++) {
+        if (s->dims[i] <= 0)
+            return 0;
+        n = n > INT64_MAX / s->dims[i] ? INT64_MAX : n * s->dims[i];
+    }
+    return n;
+}
+
+/* out [..., m, n] = a [..., m, k] b [..., k, n]: the scratch of any
+ * product the plan can make: its rows and its columns are out's axes, at
+ * most out's elements each, its sum is k.  A formula of out's element
+ * count and k alone, which the views of run() do not change (linear's
+ * [s, 1, m] for [s, m]); the small products side by side use it only where
+ * they fit (axon__f_side_by_side). */
+/* a * b, INT64_MAX past it (sizes: both at least 0) */
+AXON_FN int64_t axon__f_sat(int64_t a, int64_t b)
+{
+    return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+
+/* The scratch of a two-operand einsum whose products have at most m rows,
+ * n columns and a sum of k (run()'s code knows them from the spec: the
+ * sizes of the labels of out and a alone, of out and b alone, of a or b
+ * and not out). */
+AXON_FN int64_t axon__f_einsum_scratch_mnk(int64_t m, int64_t n, int64_t k)
+{
+    return axon__gemm_scratch_bound(m, n, k);
+}
+
+AXON_FN int64_t axon__f_matmul_scratch(const axon_shape *a, const axon_shape *b, const axon_shape *out)
+{
+    const int64_t no = axon__f_numel(out), k = a->rank > 0 ? a->dims[a->rank - 1] : 0;
+    const int64_t na = axon__f_numel(a), nb = axon__f_numel(b);
+    const int64_t bound = axon__gemm_scratch_bound(no, no, k);
+    /* A product reads distinct elements of a (m x k) and of b (k x n):
+     * its B panel holds at most nb + NR k floats, each A block na + MR k. */
+    const int64_t pb = axon__f_sat(k, AXON__GEMM_NR) > INT64_MAX / 8 - nb ? INT64_MAX / 8 : nb + k * AXON__GEMM_NR;
+    const int64_t pa = axon__f_sat(k, AXON__GEMM_MR) > INT64_MAX / 8 - na ? INT64_MAX / 8 : na + k * AXON__GEMM_MR;
+    int64_t ops;
+    if (no == 0 || k == 0)
+        return 0;
+    ops = pb > INT64_MAX / 16 || pa > INT64_MAX / 16 / AXON_MAX_THREADS
+              ? INT64_MAX
+              : 64 + axon__gemm_round64(4 * pb) + AXON_MAX_THREADS * axon__gemm_round64(4 * pa);
+    return ops < bound ? ops : bound;
+}
+
+/* The scratch of a two-operand einsum whose operands and out have these
+ * shapes (as the Axon operator's, or after axon__einsum_setup): a
+ * product's rows and columns are out's axes, at most its elements each;
+ * its sum is labels of the operands, each of either one's size, at most
+ * the product of their element counts (a label of neither is a factor,
+ * not a sum). */
+AXON_FN int64_t axon__f_einsum_scratch(int nops, const axon_shape *a, const axon_shape *b, const axon_shape *out)
+{
+    const int64_t no = axon__f_numel(out), na = axon__f_numel(a), nb = axon__f_numel(b);
+    if (nops != 2 || no == 0 || na == 0 || nb == 0)
+        return 0;
+    return axon__gemm_scratch_bound(no, no, na > INT64_MAX / nb ? INT64_MAX : na * nb);
+}
+
+/* ---- conv.c: the plan: a function of the shapes and parameters alone ------------- *
+ * prepare() sizes the scratch with it and the kernel follows it, so the two
+ * agree whatever the views' strides, the vector width or the threads: the
+ * width in it is the widest (16), the threads AXON_MAX_THREADS.
+ *
+ * ZERO: no taps (c, r or q is 0): out is 0.
+ * DIRECT (depthwise, and groups of few channels): per unit (image, group,
+ * block of the group's out channels) the group's input planes are packed
+ * into the thread's scratch, zero padded and split by column phase (column
+ * z of phase t is x's column z * s1 + t - p1), so that output row i,
+ * column j, tap (r, q) reads packed row i * s0 + r * d0, phase
+ * (q * d1) % s1, column j + (q * d1) / s1: contiguous along j, every read
+ * inside; the output rows are then computed W columns at a time.
+ * GEMM (the rest): per unit (image, group, block of output pixels, block
+ * of out channels) B = the pixels' columns (im2col into the thread's
+ * scratch; for a 1x1 stride-1 unpadded conv, x itself where its pixels are
+ * one stride apart), then out[block] = W[group] B by axon__sgemm, written
+ * into out (or a buffer copied there when out's pixels are not one stride
+ * apart).  The blocks are fixed by the shapes, each unit's arithmetic is
+ * the same on any thread: the bits do not depend on the threads. */
+#define AXON__CV_ZERO 1
+#define AXON__CV_DIRECT 2
+#define AXON__CV_GEMM 3
+#define AXON__CV_WMAX 16                /* the widest axon__fv, in floats */
+#define AXON__CV_COL_FLOATS 131072      /* a pixel block's im2col: 512 KiB */
+#define AXON__CV_UNITS 8                /* units wanted for the threads */
+
+typedef struct axon__cv_plan {
+    int kind;
+    int64_t nb, g, c, k, h, w, r, q, oh, ow, s0, s1, p0, p1, d0, d1;
+    int64_t kk, np;                     /* taps c * r * q; output pixels oh * ow */
+    int64_t units;
+    /* DIRECT */
+    int64_t hp, mrow, rowlen, plane, nkc, kc;
+    /* GEMM */
+    int64_t nc, nch, mc, nmc, col, cbuf, gemm;
+    int64_t slot;                       /* scratch bytes per thread */
+} axon__cv_plan;
+
+AXON_FN int64_t axon__cv_round64(int64_t bytes)
+{
+    return (bytes + 63) / 64 * 64;
+}
+
+AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int64_t *od, const int64_t stride[2],
+                                const int64_t pad[2], const int64_t dil[2], int64_t groups, axon__cv_plan *p)
+{
+    p->kind = 0;
+    p->slot = 0;
+    p->units = 0;
+    p->nb = od[0];
+    p->g = groups;
+    p->k = groups > 0 ? od[1] / groups : 0;
+    p->c = wd[1];
+    p->h = xd[2];
+    p->w = xd[3];
+    p->r = wd[2];
+    p->q = wd[3];
+    p->oh = od[2];
+    p->ow = od[3];
+    p->s0 = stride[0];
+    p->s1 = stride[1];
+    p->p0 = pad[0];
+    p->p1 = pad[1];
+    p->d0 = dil[0];
+    p->d1 = dil[1];
+    p->kk = p->c * p->r * p->q;
+    p->np = p->oh * p->ow;
+    if (p->k <= 0 || p->nb <= 0 || p->oh <= 0 || p->ow <= 0)
+        return;                         /* no output */
+    if (p->kk == 0) {
+        p->kind = AXON__CV_ZERO;
+        return;
+    }
+    if (p->c == 1 || (p->c <= 4 && p->k <= 8)) {
+        const int64_t base = p->nb * p->g;
+        p->kind = AXON__CV_DIRECT;
+        p->hp = (p->oh - 1) * p->s0 + (p->r - 1) * p->d0 + 1;
+        p->mrow = (p->ow > AXON__CV_WMAX ? p->ow : AXON__CV_WMAX) + (p->q - 1) * p->d1 / p->s1;
+        p->rowlen = p->s1 * p->mrow;
+        p->plane = (p->hp * p->rowlen + 15) / 16 * 16;
+        p->nkc = base >= AXON__CV_UNITS ? 1 : (AXON__CV_UNITS + base - 1) / base;
+        p->nkc = p->nkc > p->k ? p->k : p->nkc;
+        p->kc = (p->k + p->nkc - 1) / p->nkc;
+        p->nkc = (p->k + p->kc - 1) / p->kc;
+        p->units = base * p->nkc;
+        p->slot = axon__cv_round64(p->c * p->plane * 4);
+        return;
+    }
+    p->kind = AXON__CV_GEMM;
+    {
+        int64_t ncmax = AXON__CV_COL_FLOATS / p->kk / 16 * 16, nch, base;
+        ncmax = ncmax < 16 ? 16 : ncmax;
+        nch = (p->np + ncmax - 1) / ncmax;
+        if (nch < AXON__CV_UNITS && p->np / 256 > nch)
+            nch = p->np / 256 < AXON__CV_UNITS ? p->np / 256 : AXON__CV_UNITS;
+        p->nc = ((p->np + nch - 1) / nch + 15) / 16 * 16;
+        p->nc = p->nc > p->np ? p->np : p->nc;
+        p->nch = (p->np + p->nc - 1) / p->nc;
+        base = p->nb * p->g * p->nch;
+        p->nmc = 1;
+        if (base < AXON__CV_UNITS && p->k >= 128) {
+            p->nmc = (AXON__CV_UNITS + base - 1) / base;
+            p->nmc = p->nmc > p->k / 64 ? p->k / 64 : p->nmc;
+        }
+        p->mc = ((p->k + p->nmc - 1) / p->nmc + 15) / 16 * 16;
+        p->mc = p->mc > p->k ? p->k : p->mc;
+        p->nmc = (p->k + p->mc - 1) / p->mc;
+        p->units = base * p->nmc;
+        p->col = p->kk * p->nc;
+        p->cbuf = p->mc * p->nc;
+        p->gemm = axon__gemm_scratch_serial(p->mc, p->nc, p->kk);
+        p->slot = axon__cv_round64(p->col * 4) + axon__cv_round64(p->cbuf * 4) + axon__cv_round64(p->gemm);
+    }
+}
+
+AXON_FN int64_t axon__f_conv2d_scratch(const axon_shape *x, const axon_shape *w, const axon_shape *out,
+                                       const int64_t stride[2], const int64_t pad[2], const int64_t dil[2],
+                                       int64_t groups)
+{
+    axon__cv_plan p;
+    axon__cv_make_plan(x->dims, w->dims, out->dims, stride, pad, dil, groups, &p);
+    /* (a slot for each thread, and never more threads than units) */
+    return p.slot * (p.units < AXON_MAX_THREADS ? p.units : AXON_MAX_THREADS);
+}
+
+/* The same for run()'s call (prepare() sizes the scratch with it): the
+ * parameters as scalars; one_d: x, w and out are a 1-D convolution's
+ * rank-3 shapes, which run() reads with a unit axis 2 (s0, p0, d0 unused). */
+AXON_FN int64_t axon__f_conv_scratch(const axon_shape *x, const axon_shape *w, const axon_shape *out, int one_d,
+                                     int64_t s0, int64_t s1, int64_t p0, int64_t p1, int64_t d0, int64_t d1,
+                                     int64_t groups)
+{
+    axon_shape s[3];
+    const axon_shape *from[3];
+    int64_t st[2], pd[2], dl[2];
+    from[0] = x;
+    from[1] = w;
+    from[2] = out;
+    for (int t = 0; t < 3; t++) {
+        if (!one_d) {
+            s[t] = *from[t];
+            continue;
+        }
+        s[t].rank = 4;
+        s[t].dims[0] = from[t]->dims[0];
+        s[t].dims[1] = from[t]->dims[1];
+        s[t].dims[2] = 1;
+        s[t].dims[3] = from[t]->dims[2];
+    }
+    st[0] = one_d ? 1 : s0;
+    st[1] = s1;
+    pd[0] = one_d ? 0 : p0;
+    pd[1] = p1;
+    dl[0] = one_d ? 1 : d0;
+    dl[1] = d1;
+    return axon__f_conv2d_scratch(&s[0], &s[1], &s[2], st, pd, dl, groups);
+}
+
 #endif

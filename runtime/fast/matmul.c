@@ -227,13 +227,6 @@ AXON_RUN_FN void axon__f_run(const axon__fplan *pl, const float *a, const float 
     }
 }
 
-/* The scratch the plan may count on: what the scratch functions reserve
- * for out's element count and any sum of the plan's size, or more. */
-AXON_RUN_FN int64_t axon__f_available(const axon__fplan *pl, int64_t out_elements)
-{
-    return axon__gemm_scratch_bound(out_elements, out_elements, pl->sum.d * axon__f_count(pl->ksum, pl->nk));
-}
-
 /* out = 0 */
 AXON_RUN_FN void axon__f_zero(const axon_tensor *out)
 {
@@ -245,33 +238,10 @@ AXON_RUN_FN void axon__f_zero(const axon_tensor *out)
         o[it.off[0]] = 0.0f;
 }
 
-AXON_FN int64_t axon__f_numel(const axon_shape *s)
-{
-    int64_t n = 1;
-    for (int i = 0; i < s->rank; i++) {
-        if (s->dims[i] <= 0)
-            return 0;
-        n = n > INT64_MAX / s->dims[i] ? INT64_MAX : n * s->dims[i];
-    }
-    return n;
-}
-
 /* ---- matmul ------------------------------------------------------------------ */
 
-/* out [..., m, n] = a [..., m, k] b [..., k, n]: the scratch of any
- * product the plan can make: its rows and its columns are out's axes, at
- * most out's elements each, its sum is k.  A formula of out's element
- * count and k alone, which the views of run() do not change (linear's
- * [s, 1, m] for [s, m]); the small products side by side use it only where
- * they fit (axon__f_side_by_side). */
-AXON_FN int64_t axon__f_matmul_scratch(const axon_shape *a, const axon_shape *b, const axon_shape *out)
-{
-    const int64_t no = axon__f_numel(out), k = a->rank > 0 ? a->dims[a->rank - 1] : 0;
-    (void)b;
-    return axon__gemm_scratch_bound(no, no, k);
-}
-
-AXON_RUN_FN void axon__f_matmul(const axon_tensor *a, const axon_tensor *b, const axon_tensor *out, void *scratch)
+AXON_RUN_FN void axon__f_matmul(const axon_tensor *a, const axon_tensor *b, const axon_tensor *out, void *scratch,
+                                int64_t scratch_bytes)
 {
     axon__fax ax[AXON_MAX_RANK + 1];
     int in_out[AXON_MAX_RANK + 1];
@@ -303,28 +273,14 @@ AXON_RUN_FN void axon__f_matmul(const axon_tensor *a, const axon_tensor *b, cons
     if (!axon__f_plan(ax, in_out, n, &pl))
         return;
     axon__f_run(&pl, (const float *)a->data, (const float *)b->data, (float *)out->data, scratch,
-                axon__f_available(&pl, axon__numel(out->rank, out->dims)));
+                scratch_bytes);
 }
 
 /* ---- einsum ------------------------------------------------------------------ */
 
-/* The scratch of a two-operand einsum whose operands and out have these
- * shapes (as the Axon operator's, or after axon__einsum_setup): a
- * product's rows and columns are out's axes, at most its elements each;
- * its sum is labels of the operands, each of either one's size, at most
- * the product of their element counts (a label of neither is a factor,
- * not a sum). */
-AXON_FN int64_t axon__f_einsum_scratch(int nops, const axon_shape *a, const axon_shape *b, const axon_shape *out)
-{
-    const int64_t no = axon__f_numel(out), na = axon__f_numel(a), nb = axon__f_numel(b);
-    if (nops != 2 || no == 0 || na == 0 || nb == 0)
-        return 0;
-    return axon__gemm_scratch_bound(no, no, na > INT64_MAX / nb ? INT64_MAX : na * nb);
-}
-
 AXON_RUN_FN void axon__f_einsum(int nops, const axon_tensor *const ops[], const int *const labels[],
                                 const axon_tensor *out, const int *out_labels, int nlabels, const int64_t *label_dims,
-                                void *scratch)
+                                void *scratch, int64_t scratch_bytes)
 {
     axon__fax ax[AXON__F_AXES];
     int in_out[AXON__F_AXES], n = 0, ok = nops == 2;
@@ -387,7 +343,7 @@ AXON_RUN_FN void axon__f_einsum(int nops, const axon_tensor *const ops[], const 
         return;
     }
     axon__f_run(&pl, (const float *)ops[0]->data, (const float *)ops[1]->data, (float *)out->data, scratch,
-                axon__f_available(&pl, axon__numel(out->rank, out->dims)));
+                scratch_bytes);
     if (factor != 1) {
         axon__iter it;
         float *o = (float *)out->data;

@@ -260,12 +260,12 @@ int main(int argc, char **argv)
                         (float *)v[2].data, v[2].strides[0], v[2].strides[1], acc,
                         scratch_bytes ? (void *)buf_data(&buf[3]) : NULL);
         } else if (!strcmp(kind, "matmul")) {
-            axon__f_matmul(&v[0], &v[1], &v[2], scratch_bytes ? (void *)buf_data(&buf[3]) : NULL);
+            axon__f_matmul(&v[0], &v[1], &v[2], scratch_bytes ? (void *)buf_data(&buf[3]) : NULL, scratch_bytes);
         } else {
             const axon_tensor *ops[2] = { &v[0], &v[1] };
             const int *labels[2] = { lab[0], lab[1] };
             axon__f_einsum(nops, ops, labels, &v[2], lab[2], nlabels, ld,
-                           scratch_bytes ? (void *)buf_data(&buf[3]) : NULL);
+                           scratch_bytes ? (void *)buf_data(&buf[3]) : NULL, scratch_bytes);
         }
         poison(buf, 4, 0);
         for (int t = 0; t < 4; t++)

@@ -18,12 +18,17 @@ extern const char axon_kernels_h[], axon_k_types[], axon_k_tensor[], axon_k_conv
     axon_k_elementwise[], axon_k_matmul[], axon_k_einsum[], axon_k_reduce[], axon_k_conv[], axon_k_pool[],
     axon_k_norm[], axon_k_index[], axon_run_spec[];
 extern const char axon_tmpl_run_solve[], axon_run_fused[];
+extern const char axon_fast_h[], axon_f_gemm[], axon_f_matmul[], axon_f_vec[], axon_f_conv[], axon_f_pool[],
+    axon_f_norm[];
 
 /* The kernel files that are templates, by element type. */
 enum { KF_ELEMENTWISE, KF_MATMUL, KF_EINSUM, KF_REDUCE, KF_CONV, KF_POOL, KF_NORM, KF_INDEX, KF_COUNT };
 static const char *const kf_names[KF_COUNT] = {
     "elementwise", "matmul", "einsum", "reduce", "conv", "pool", "norm", "index",
 };
+
+/* The fast f32 families beside the references (runtime/fast/, fast.h). */
+enum { FF_MATMUL, FF_CONV, FF_POOL, FF_NORM, FF_COUNT };
 
 typedef struct R {
     Compilation *cp;
@@ -41,6 +46,8 @@ typedef struct R {
     int nouts;
     PtrVec dyn;            /* DVar*: the sizes nonzeros produce (dyn[k]) */
     LNode **dyn_node;      /* the nonzero that produces dyn[k] */
+    int scratch_ok;        /* the fast kernels that need scratch may run */
+    Buf scratch;           /* prepare(): each such step's scratch, "s = ...;" */
 } R;
 
 static void put(R *r, const char *fmt, ...)
@@ -88,6 +95,44 @@ static const char *tn(int elem)
 static void need(R *r, int kf, int elem)
 {
     r->k->need[kf][elem] = 1;
+}
+
+/* Whether node n runs the fast f32 kernel of family ff (and the header
+ * carries it).  One that needs scratch does not in a function whose
+ * workspace has a compile-time bound (P_NAME_WORKSPACE_BYTES_MAX: the
+ * scratch depends on the target's vector width) or a nonzero (its sizes
+ * change during run()): those call the reference (docs/c-api.md). */
+static int fast(R *r, LNode *n, int ff, int needs_scratch)
+{
+    if (n->elem != EL_F32 || (needs_scratch && !r->scratch_ok))
+        return 0;
+    r->k->fast[ff] = 1;
+    if (ff == FF_MATMUL)
+        need(r, KF_EINSUM, EL_F32);         /* (matmul.c's fallback) */
+    return 1;
+}
+
+/* The fast call, and the reference's where AXON_NO_FAST is defined. */
+static void fast_or_ref(R *r, const char *fastcall, const char *refcall)
+{
+    buf_puts(r->out, "#ifndef AXON_NO_FAST\n");
+    put(r, "%s", fastcall);
+    buf_puts(r->out, "#else\n");
+    put(r, "%s", refcall);
+    buf_puts(r->out, "#endif\n");
+}
+
+/* prepare(): a step's scratch, the expression's bytes (the workspace
+ * holds the largest, after the buffers). */
+static void scratch_for(R *r, const char *expr)
+{
+    buf_printf(&r->scratch, "        s = %s;\n        if (s > scr)\n            scr = s;\n", expr);
+}
+
+/* Node d's shape as prepare() has it. */
+static const char *pshape(R *r, LNode *d)
+{
+    return ar_printf(r->a, "&plan->node[%d]", d->id);
 }
 
 /* A local view of node n: "vK". */
@@ -410,6 +455,69 @@ static void fused_code(R *r, LNode *n)
     put(r, "}");
 }
 
+/* A dims value of run()'s code ("node[7].dims[0]") as prepare() has it. */
+static const char *pdims(R *r, const char *v)
+{
+    return strncmp(v, "node[", 5) ? v : ar_printf(r->a, "plan->%s", v);
+}
+
+/* prepare()'s scratch of a two-operand einsum: its products' rows, columns
+ * and sum from the spec where it names every axis ("bnd,bmd->bnm": rows
+ * n, columns m, sum d; a label of out alone counts as rows and columns),
+ * else the bound from the operands' sizes. */
+static const char *einsum_scratch(R *r, LNode *n)
+{
+    const char *sp = n->spec ? n->spec : "", *arrow = strstr(sp, "->"), *comma = strchr(sp, ',');
+    const char *fallback = ar_printf(r->a, "axon__f_einsum_scratch(2, %s, %s, %s)", pshape(r, n->args[0]),
+                                     pshape(r, n->args[1]), pshape(r, n));
+    if (!arrow || !comma || comma > arrow || strchr(sp, '.') || strchr(comma + 1, ','))
+        return fallback;
+    const char *sides[3] = { sp, comma + 1, arrow + 2 }, *ends[3] = { comma, arrow, sp + strlen(sp) };
+    LNode *of[3] = { n->args[0], n->args[1], n };
+    unsigned char in[256] = { 0 };        /* bit t: the label is in side t */
+    const char *dim[256] = { 0 };
+    for (int t = 0; t < 3; t++) {
+        int pos = 0, known = 0, rank = shape_rank(of[t]->shape, &known);
+        for (const char *c = sides[t]; c < ends[t]; c++) {
+            unsigned char l = (unsigned char)*c;
+            if (l == ' ')
+                continue;
+            if (!known || pos >= rank)
+                return fallback;            /* (a spec that does not fit) */
+            in[l] |= (unsigned char)(1 << t);
+            if (!dim[l])
+                dim[l] = ar_printf(r->a, "plan->node[%d].dims[%d]", of[t]->id, pos);
+            pos++;
+        }
+    }
+    const char *m = "1", *c = "1", *k = "1";
+    for (int l = 0; l < 256; l++) {
+        if (!in[l])
+            continue;
+        if (!(in[l] & 4))
+            k = ar_printf(r->a, "axon__f_sat(%s, %s)", k, dim[l]);
+        else if (in[l] == (1 | 4) || in[l] == 4)
+            m = ar_printf(r->a, "axon__f_sat(%s, %s)", m, dim[l]);
+        if (in[l] == (2 | 4) || in[l] == 4)
+            c = ar_printf(r->a, "axon__f_sat(%s, %s)", c, dim[l]);
+    }
+    return ar_printf(r->a, "axon__f_einsum_scratch_mnk(%s, %s, %s)", m, c, k);
+}
+
+/* matmul (and linear, x and o viewed as its batched product): the fast
+ * f32 product where it may run. */
+static void matmul_call(R *r, LNode *n, const char *x, const char *y, const char *o)
+{
+    const char *ref = ar_printf(r->a, "axon__k_matmul_%s(&%s, &%s, &%s);", tn(n->elem), x, y, o);
+    if (!fast(r, n, FF_MATMUL, 1)) {
+        put(r, "%s", ref);
+        return;
+    }
+    fast_or_ref(r, ar_printf(r->a, "axon__f_matmul(&%s, &%s, &%s, ws + plan->ws_scratch, plan->ws_scratch_bytes);", x, y, o), ref);
+    scratch_for(r, ar_printf(r->a, "axon__f_matmul_scratch(%s, %s, %s)", pshape(r, n->args[0]), pshape(r, n->args[1]),
+                             pshape(r, n)));
+}
+
 /* out view v, and the operands' views; writes the kernel call of node n. */
 static void op_code(R *r, LNode *n)
 {
@@ -469,7 +577,7 @@ static void op_code(R *r, LNode *n)
     } else if (!strcmp(op, "matmul")) {
         const char *x = view(r, n->args[0]), *y = view(r, n->args[1]);
         need(r, KF_MATMUL, n->elem);
-        put(r, "axon__k_matmul_%s(&%s, &%s, &%s);", T, x, y, o);
+        matmul_call(r, n, x, y, o);
     } else if (!strcmp(op, "linear")) {
         /* x [s, k] as [s, 1, k] by W [k, m] broadcast over s: [s, 1, m] */
         const char *x = view(r, n->args[0]), *y = view(r, n->args[1]);
@@ -485,7 +593,7 @@ static void op_code(R *r, LNode *n)
         r->indent--;
         put(r, "}");
         need(r, KF_MATMUL, n->elem);
-        put(r, "axon__k_matmul_%s(&%s, &%s, &%s);", T, x, y, o);
+        matmul_call(r, n, x, y, o);
     } else if (!strcmp(op, "conv") || !strncmp(op, "conv1d", 6) || !strncmp(op, "conv2d", 6)) {
         const char *x = view(r, n->args[0]), *w = view(r, n->args[1]);
         int one_d = !strncmp(op, "conv1d", 6), grouped = strstr(op, "grouped") != NULL;
@@ -511,7 +619,17 @@ static void op_code(R *r, LNode *n)
         need(r, KF_CONV, n->elem);
         put(r, "{ const int64_t s[2] = { %s, %s }, p[2] = { %s, %s }, d[2] = { %s, %s };", s[0], s[1], p[0], p[1], d[0],
             d[1]);
-        put(r, "  axon__k_conv2d_%s(&%s, &%s, &%s, s, p, d, %s); }", T, x, w, o, g);
+        const char *ref = ar_printf(r->a, "  axon__k_conv2d_%s(&%s, &%s, &%s, s, p, d, %s); }", T, x, w, o, g);
+        if (fast(r, n, FF_CONV, 1)) {
+            fast_or_ref(r, ar_printf(r->a, "  axon__f_conv2d(&%s, &%s, &%s, s, p, d, %s, ws + plan->ws_scratch); }", x,
+                                     w, o, g), ref);
+            scratch_for(r, ar_printf(r->a, "axon__f_conv_scratch(%s, %s, %s, %d, %s, %s, %s, %s, %s, %s, %s)",
+                                     pshape(r, n->args[0]), pshape(r, n->args[1]), pshape(r, n), one_d,
+                                     pdims(r, s[0]), pdims(r, s[1]), pdims(r, p[0]), pdims(r, p[1]), pdims(r, d[0]),
+                                     pdims(r, d[1]), pdims(r, g)));
+        } else {
+            put(r, "%s", ref);
+        }
     } else if (!strncmp(op, "maxpool", 7) || !strncmp(op, "avgpool", 7)) {
         const char *x = view(r, n->args[0]);
         int one_d = strstr(op, "1d") != NULL;
@@ -530,7 +648,13 @@ static void op_code(R *r, LNode *n)
         need(r, KF_POOL, n->elem);
         put(r, "{ const int64_t w[2] = { %s, %s }, s[2] = { %s, %s }, p[2] = { %s, %s };", wd[0], wd[1], s[0], s[1],
             p[0], p[1]);
-        put(r, "  axon__k_pool2d_%s(AXON_RED_%s, &%s, &%s, w, s, p); }", T, op[0] == 'm' ? "MAX" : "MEAN", x, o);
+        const char *ref = ar_printf(r->a, "  axon__k_pool2d_%s(AXON_RED_%s, &%s, &%s, w, s, p); }", T,
+                                    op[0] == 'm' ? "MAX" : "MEAN", x, o);
+        if (fast(r, n, FF_POOL, 0))
+            fast_or_ref(r, ar_printf(r->a, "  axon__f_pool2d(AXON_RED_%s, &%s, &%s, w, s, p); }",
+                                     op[0] == 'm' ? "MAX" : "MEAN", x, o), ref);
+        else
+            put(r, "%s", ref);
     } else if (!strcmp(op, "upsample2d")) {
         const char *x = view(r, n->args[0]);
         need(r, KF_POOL, n->elem);
@@ -567,11 +691,19 @@ static void op_code(R *r, LNode *n)
     } else if (!strcmp(op, "softmax") || !strcmp(op, "log_softmax")) {
         const char *x = view(r, n->args[0]);
         need(r, KF_NORM, n->elem);
-        put(r, "axon__k_softmax_%s(%d, &%s, &%s);", T, op[0] == 'l', x, o);
+        const char *ref = ar_printf(r->a, "axon__k_softmax_%s(%d, &%s, &%s);", T, op[0] == 'l', x, o);
+        if (fast(r, n, FF_NORM, 0))
+            fast_or_ref(r, ar_printf(r->a, "axon__f_softmax(%d, &%s, &%s);", op[0] == 'l', x, o), ref);
+        else
+            put(r, "%s", ref);
     } else if (!strcmp(op, "layernorm")) {
         const char *x = view(r, n->args[0]), *g = view(r, n->args[1]), *bb = view(r, n->args[2]);
         need(r, KF_NORM, n->elem);
-        put(r, "axon__k_layernorm_%s(&%s, &%s, &%s, &%s);", T, x, g, bb, o);
+        const char *ref = ar_printf(r->a, "axon__k_layernorm_%s(&%s, &%s, &%s, &%s);", T, x, g, bb, o);
+        if (fast(r, n, FF_NORM, 0))
+            fast_or_ref(r, ar_printf(r->a, "axon__f_layernorm(&%s, &%s, &%s, &%s);", x, g, bb, o), ref);
+        else
+            put(r, "%s", ref);
     } else if (!strcmp(op, "gather")) {
         const char *x = view(r, n->args[0]), *idx = view(r, n->args[1]);
         need(r, KF_INDEX, n->elem);
@@ -634,7 +766,15 @@ static void op_code(R *r, LNode *n)
         put(r, "ops[1] = %s;", y);
         put(r, "axon__einsum_setup(\"%s\", %d, ops, &%s, lab, olab, ld);", n->spec, n->nargs, o);
         put(r, "{ const axon_tensor *opp[2] = { &ops[0], &ops[1] }; const int *labp[2] = { lab[0], lab[1] };");
-        put(r, "  axon__k_einsum_%s(%d, opp, labp, &%s, olab, AXON__MAX_LABELS, ld); }", T, n->nargs, o);
+        const char *ref = ar_printf(r->a, "  axon__k_einsum_%s(%d, opp, labp, &%s, olab, AXON__MAX_LABELS, ld); }", T,
+                                    n->nargs, o);
+        if (n->nargs == 2 && fast(r, n, FF_MATMUL, 1)) {
+            fast_or_ref(r, ar_printf(r->a, "  axon__f_einsum(2, opp, labp, &%s, olab, AXON__MAX_LABELS, ld, "
+                                           "ws + plan->ws_scratch, plan->ws_scratch_bytes); }", o), ref);
+            scratch_for(r, einsum_scratch(r, n));
+        } else {
+            put(r, "%s", ref);
+        }
         r->indent--;
         put(r, "}");
     } else if (!strcmp(op, "sum") || !strcmp(op, "mean") || !strcmp(op, "amax") || !strcmp(op, "amin") ||
@@ -991,6 +1131,13 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
             max_total = layout_place(L, sz, max_off);
     }
 
+    /* the fast kernels' scratch: where the workspace has no compile-time
+     * bound and no nonzero changes sizes during run() */
+    r.scratch_ok = max_total < 0 && nd == 0;
+    buf_init(&r.scratch, a);
+    buf_printf(&rc->plan, "    int64_t ws_scratch;        /* (run(): the fast kernels' scratch in the workspace) */\n");
+    buf_printf(&rc->plan, "    int64_t ws_scratch_bytes;\n");
+
     /* the shape function of the nodes */
     if (max_total >= 0)
         buf_printf(&rc->solve, "/* The most workspace %s_run() needs, whatever the sizes its where clauses allow. */\n"
@@ -1148,6 +1295,19 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
     }
     rr->out = &rc->impl;
     const char *bt = buf_str(&body);
+    /* prepare(): the scratch of the step that needs most, after the buffers */
+    buf_printf(&rc->prepare, "    plan->ws_scratch = 0;\n    plan->ws_scratch_bytes = 0;\n");
+    if (r.scratch.n) {
+        buf_printf(&rc->prepare, "#ifndef AXON_NO_FAST\n    if (plan->workspace_bytes >= 0) {   /* (the fast kernels' "
+                                 "scratch) */\n        int64_t scr = 0, s;\n");
+        buf_puts(&rc->prepare, buf_str(&r.scratch));
+        buf_printf(&rc->prepare, "        if (scr > 0 && plan->workspace_bytes > INT64_MAX - 64 - scr)\n"
+                                 "            plan->workspace_bytes = -1;\n"
+                                 "        else if (scr > 0) {\n"
+                                 "            plan->ws_scratch = (plan->workspace_bytes + 63) / 64 * 64;\n"
+                                 "            plan->ws_scratch_bytes = scr;\n"
+                                 "            plan->workspace_bytes = plan->ws_scratch + scr;\n        }\n    }\n#endif\n");
+    }
     /* (nvcc warns of a local set and not read, a cast to void or not) */
     int views = strstr(bt, "__view(") != NULL;
     int uses_ws = views || strstr(bt, "ws +") != NULL;
@@ -1213,6 +1373,15 @@ void emit_run_shared(Compilation *cp, const RunKernels *k, const char *prefix, B
     buf_puts(out, "#undef AXON_RUN_FN\n#if defined(__CUDACC__)\n#define AXON_RUN_FN static inline __host__\n#else\n"
                   "#define AXON_RUN_FN static inline\n#endif\n#endif\n");
     buf_printf(out, "#if defined(__cplusplus)\n#define AXON_RUN_API extern \"C\"\n#else\n#define AXON_RUN_API\n#endif\n");
+    /* (what prepare() needs of the fast kernels: their scratch) */
+    int fast_any = 0;
+    for (int i = 0; i < FF_COUNT; i++)
+        fast_any |= k->fast[i];
+    if (fast_any) {
+        buf_puts(out, "#ifndef AXON_NO_FAST\n");
+        put_file(out, axon_fast_h);
+        buf_puts(out, "#endif\n");
+    }
     if (k->externs.n) {
         buf_printf(out, "\n/* The externs that run() calls: fill one and pass it to run() (docs/c-api.md).\n"
                         " * Each gets its operands (a dims operand: data NULL, its values as dims) and\n"
@@ -1232,6 +1401,33 @@ void emit_run_shared(Compilation *cp, const RunKernels *k, const char *prefix, B
         }
         buf_printf(out, "} %s_externs;\n", prefix);
     }
+}
+
+/* The fast f32 files that the header's run() calls (after the references
+ * they fall back to), each once per translation unit; none where
+ * AXON_NO_FAST is defined. */
+static void emit_fast_kernels(const RunKernels *k, Buf *out)
+{
+    int mm = k->fast[FF_MATMUL], cv = k->fast[FF_CONV], pl = k->fast[FF_POOL], nm = k->fast[FF_NORM];
+    const struct { int use; const char *guard; const char *text; } files[] = {
+        { mm || cv, "GEMM", axon_f_gemm },
+        { mm, "MATMUL", axon_f_matmul },
+        { cv || pl || nm, "VEC", axon_f_vec },
+        { cv, "CONV", axon_f_conv },
+        { pl, "POOL", axon_f_pool },
+        { nm, "NORM", axon_f_norm },
+    };
+    if (!(mm || cv || pl || nm))
+        return;
+    buf_puts(out, "#ifndef AXON_NO_FAST\n");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        if (!files[i].use)
+            continue;
+        buf_printf(out, "#ifndef AXON__FAST_%s_1\n#define AXON__FAST_%s_1\n", files[i].guard, files[i].guard);
+        put_file(out, files[i].text);
+        buf_puts(out, "#endif\n");
+    }
+    buf_puts(out, "#endif\n");
 }
 
 void emit_run_kernels(Compilation *cp, const RunKernels *k, Buf *out)
@@ -1266,4 +1462,5 @@ void emit_run_kernels(Compilation *cp, const RunKernels *k, Buf *out)
             buf_puts(out, "#undef AXON_T\n#undef AXON_K\n#undef AXON_FLT\n#undef AXON_ACC\n#undef AXON_LD\n"
                           "#undef AXON_ST\n#undef AXON_TYPE\n#endif\n");
         }
+    emit_fast_kernels(k, out);
 }
