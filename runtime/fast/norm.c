@@ -91,11 +91,9 @@ AXON_RUN_FN void axon__nm_layernorm_row(const float *x, const float *g, const fl
     int64_t j = 0;
 #if AXON__NM_VD
     {
-        axon__nm_vd kv, a1, a2, b1, b2;
-        for (int i = 0; i < AXON__FV_W / 2; i++) {
+        axon__nm_vd kv = { 0 }, a1 = { 0 }, a2, b1, b2;   /* (initialised whole: gcc -O1 saw lanes unset) */
+        for (int i = 0; i < AXON__FV_W / 2; i++)
             kv[i] = k;
-            a1[i] = 0.0;
-        }
         a2 = b1 = b2 = a1;
         for (; j + AXON__FV_W <= n; j += AXON__FV_W) {
             axon__nm_vd d0 = __builtin_convertvector(*(const axon__nm_vh *)(x + j), axon__nm_vd) - kv;
