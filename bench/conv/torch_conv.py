@@ -43,6 +43,18 @@ CASES = {
 TOL = 1e-4
 
 
+def blas_core():
+    """The kernel OpenBLAS chose, where libblas.so.3 is OpenBLAS (PyTorch's
+    im2col + GEMM path calls it: the 1x1 conv on one thread)."""
+    import ctypes
+    try:
+        f = ctypes.CDLL('libblas.so.3').openblas_get_corename
+    except (OSError, AttributeError):
+        return 'not OpenBLAS'
+    f.restype = ctypes.c_char_p
+    return 'OpenBLAS ' + f().decode()
+
+
 def main():
     argv = sys.argv[1:]
     threads = int(argv.pop(0))
@@ -69,8 +81,8 @@ def main():
     blas = re.search(r'BLAS_INFO=(\w+)', cfg)
     cpu = re.search(r'CPU capability usage: (\w+)', cfg)
     onednn = re.search(r'MKL-DNN (v[\w.]+)', cfg)
-    print('torch: %s, oneDNN %s, BLAS_INFO=%s, CPU capability %s, %d threads' %
-          (torch.__version__, onednn.group(1) if onednn else '-', blas.group(1) if blas else '?',
+    print('torch: %s, oneDNN %s, BLAS_INFO=%s (libblas.so.3: %s), CPU capability %s, %d threads' %
+          (torch.__version__, onednn.group(1) if onednn else '-', blas.group(1) if blas else '?', blas_core(),
            cpu.group(1) if cpu else '?', threads))
     torch.manual_seed(1)
     status = 0
