@@ -394,7 +394,7 @@ int main(int argc, char **argv)
                 t = (now() - t0) / (double)calls;
                 best = t < best ? t : best;
             }
-            printf("RESULT %s %s %lld %d %.6f\n", impl_name[impl], cname, size, threads, best * 1e3);
+            printf("RESULT %s %s %lld %d %.6g\n", impl_name[impl], cname, size, threads, best * 1e3);
             fflush(stdout);
         }
         free(o.x);

@@ -128,7 +128,7 @@ def main():
                 for _ in range(calls):
                     f()
                 best = min(best, (time.perf_counter() - t0) / calls)
-        print('RESULT torch %s %d %d %.6f' % (name, size, threads, best * 1e3))
+        print('RESULT torch %s %d %d %.6g' % (name, size, threads, best * 1e3))
         sys.stdout.flush()
         if not data:
             continue

@@ -362,7 +362,7 @@ int main(int argc, char **argv)
                 t = (now() - t0) / (double)calls;
                 best = t < best ? t : best;
             }
-            printf("RESULT %s %s %d %.6f\n", impl_name[impl], argv[i], threads, best * 1e3);
+            printf("RESULT %s %s %d %.6g\n", impl_name[impl], argv[i], threads, best * 1e3);
             fflush(stdout);
         }
         free(o.x);

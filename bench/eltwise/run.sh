@@ -187,19 +187,37 @@ def judge(ok, what):
     (met if ok else missed).append(what)
 
 
+def cache(level):
+    """The size of the cache of this level (sysfs), or None."""
+    import glob
+    for d in glob.glob('/sys/devices/system/cpu/cpu0/cache/index*'):
+        try:
+            if int(open(d + '/level').read()) == level and 'Instruction' not in open(d + '/type').read():
+                v = open(d + '/size').read().strip()
+                return int(v[:-1]) << (10 if v[-1] == 'K' else 20) if v[-1] in 'KM' else int(v)
+        except (OSError, ValueError):
+            pass
+    return None
+
+
+l2, l3 = cache(2), cache(3)
 print()
+print('caches: L2 %s per core, L3 %s (sysfs); growth is judged where x alone is at least the L3 (out of cache at N and 4N)'
+      % ('%d KiB' % (l2 >> 10) if l2 else '?', '%d MiB' % (l3 >> 20) if l3 else '?'))
 for a, b in zip(sizes, sizes[1:]):
     if nbytes(b) == 4 * nbytes(a):
+        out_of_cache = l3 is not None and nbytes(a) // 2 >= l3
         for p in threads:
             g = []
             for impl in ['memcpy'] + ops + ['torch-' + o for o in ['memcpy'] + ops]:
                 ta, tb = ms.get((impl, a, p)), ms.get((impl, b, p))
                 if ta and tb:
                     g.append('%s %.2f' % (impl, tb / ta))
-                    if not tiny and impl in ops:
+                    if not tiny and impl in ops and out_of_cache:
                         judge(tb / ta <= 6.0, 'run() %s %d thr: time(%s)/time(%s) %.2f (linear: 4, within 1.5x: <= 6)'
                               % (impl, p, b, a, tb / ta))
-            print('growth %d thr, time(%s)/time(%s) (4 if linear): %s' % (p, b, a, ', '.join(g)))
+            print('growth %d thr, time(%s)/time(%s) (4 if linear)%s: %s'
+                  % (p, b, a, '' if out_of_cache else ', not judged (N in cache)', ', '.join(g)))
 for p in threads:
     for s in sizes:
         ref = gbs('memcpy', s, p)

@@ -142,7 +142,7 @@ def main():
                     for _ in range(calls):
                         f()
                     best = min(best, (time.perf_counter() - t0) / calls)
-            print('RESULT torch-%s %s %d %.6f' % (impl, arg, threads, best * 1e3))
+            print('RESULT torch-%s %s %d %.6g' % (impl, arg, threads, best * 1e3))
             sys.stdout.flush()
     return status
 
