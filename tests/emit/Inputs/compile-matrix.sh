@@ -102,6 +102,14 @@ for h in "$WORK"/*.h; do
 done
 gcc -std=c99 -pedantic -O2 $W -I"$WORK" -c "$impl" -o "$WORK/impl.o" || { echo "FAIL gcc -O2 (every run())"; status=1; }
 g++ -std=c++11 $W -x c++ -I"$WORK" -c "$impl" -o "$WORK/implxx.o" || { echo "FAIL g++ (every run())"; status=1; }
+# the fast kernels as users build them for speed: this machine's vectors
+# (AVX-512 here), OpenMP; and the references alone (AXON_NO_FAST)
+gcc -std=c99 -pedantic -O3 -march=native -fopenmp $W -I"$WORK" -c "$impl" -o "$WORK/implnative.o" ||
+    { echo "FAIL gcc -O3 -march=native -fopenmp (every run())"; status=1; }
+g++ -std=c++11 -O2 -march=native -fopenmp $W -x c++ -I"$WORK" -c "$impl" -o "$WORK/implnativexx.o" ||
+    { echo "FAIL g++ -O2 -march=native -fopenmp (every run())"; status=1; }
+gcc -std=c99 -pedantic -O2 -DAXON_NO_FAST $W -I"$WORK" -c "$impl" -o "$WORK/implref.o" ||
+    { echo "FAIL gcc -DAXON_NO_FAST (every run())"; status=1; }
 gcc -std=c11 $W -I"$WORK" -c "$all" -o "$WORK/all.o" || { echo "FAIL gcc -std=c11"; status=1; }
 gcc -std=c99 -O2 $W -I"$WORK" -c "$all" -o "$WORK/allO2.o" || { echo "FAIL gcc -O2"; status=1; }
 gcc -std=c99 -O3 $W -I"$WORK" -c "$all" -o "$WORK/allO3.o" || { echo "FAIL gcc -O3"; status=1; }
@@ -112,6 +120,8 @@ g++ $W -x c++ -I"$WORK" -c "$all" -o "$WORK/allgnuxx.o" || { echo "FAIL g++ (def
 if command -v clang >/dev/null 2>&1; then
     clang -std=c99 $W -I"$WORK" -c "$all" -o "$WORK/allclang.o" || { echo "FAIL clang"; status=1; }
     clang -std=c99 $W -I"$WORK" -c "$impl" -o "$WORK/implclang.o" || { echo "FAIL clang (every run())"; status=1; }
+    clang -std=c99 -O2 -march=native $W -I"$WORK" -c "$impl" -o "$WORK/implclangnative.o" ||
+        { echo "FAIL clang -O2 -march=native (every run())"; status=1; }
 else
     echo "clang: not installed, skipped"
 fi
@@ -133,5 +143,5 @@ if [ -n "$NVCC" ]; then
 else
     echo "nvcc: not installed, skipped"
 fi
-[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O2, -O3, c++11, gnu, gnu++, clang, nvcc; run() too)"
+[ $status = 0 ] && echo "all $n headers compiled (c99 -pedantic, freestanding, two TUs, c11, -O2, -O3, c++11, gnu, gnu++, clang, nvcc; run() too, also -march=native -fopenmp and AXON_NO_FAST)"
 exit $status
