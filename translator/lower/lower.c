@@ -26,6 +26,7 @@ struct LowerProgram {
     Symtab order;          /* name -> its index + 1 among the items */
     long nodes;            /* nodes of the functions lowered before */
     int over;              /* the limit has been reached */
+    long steps;            /* their steps (LOWER_MAX_STEPS) */
 };
 
 typedef struct Value Value;
@@ -64,6 +65,8 @@ typedef struct Low {
     const char *why;
     jmp_buf fail;
     int depth;
+    long steps;            /* expressions evaluated and names bound for
+                            * this function (LOWER_MAX_STEPS) */
 } Low;
 
 static AX_NORETURN void give_up(Low *lo, const char *why)
@@ -99,6 +102,18 @@ static void check_size(Low *lo)
         give_up(lo, ar_printf(lo->a, "inlined, it computes more than %d tensors", LOWER_MAX_NODES));
     give_up(lo, ar_printf(lo->a, "inlined, it and the functions before it compute more than %d tensors",
                           LOWER_MAX_NODES));
+}
+
+/* One step of the lowering (an expression evaluated, a name bound): past
+ * the compilation's limit of steps, the same. */
+static void step(Low *lo)
+{
+    if (lo->lp->steps + ++lo->steps <= LOWER_MAX_STEPS)
+        return;
+    if (lo->lp->steps == 0)
+        give_up(lo, ar_printf(lo->a, "inlined, it evaluates more than %d expressions", LOWER_MAX_STEPS));
+    give_up(lo, ar_printf(lo->a, "inlined, it and the functions before it evaluate more than %d expressions",
+                          LOWER_MAX_STEPS));
 }
 
 /* A new node with the given type (a tensor in the exported function's
@@ -170,6 +185,7 @@ static Value *lookup_local(Env *env, const char *name)
 
 static Env *bind(Low *lo, Env *env, const char *name, Value *v)
 {
+    step(lo);
     if (strcmp(name, "_") == 0)
         return env;
     return pmap_put(lo->a, env, name, v);
@@ -601,6 +617,7 @@ static Value *apply(Low *lo, Value *f, Value **args, int n, Expr *site, const Pt
 
 static Value *eval(Low *lo, Expr *e, Env *env, Subst *S)
 {
+    step(lo);
     switch (e->kind) {
     case EX_NAME: {
         Value *v = lookup_local(env, e->name);
@@ -786,11 +803,13 @@ LFunc *lower_function(LowerProgram *lp, Binding *b, const char **why)
     }
     if (setjmp(lo.fail)) {
         lp->nodes += lo.f->nodes.n;
+        lp->steps += lo.steps;
         *why = lo.why;
         return NULL;
     }
     lower_body(&lo, b);
     lp->nodes += lo.f->nodes.n;
+    lp->steps += lo.steps;
     return lo.f;
 }
 

@@ -111,6 +111,16 @@ typedef struct LowerProgram LowerProgram;
  * one before and inlines all of them. */
 enum { LOWER_MAX_NODES = 50000 };
 
+/* The other limit, on the work: expressions evaluated and names bound,
+ * for all functions together.  Inlining evaluates a function's body once
+ * per call, so calls that compute no tensor (`f1 = fn (x) { f0(f0(x)) }`,
+ * k(k)(k)..., tuples of closures) could take time and memory exponential
+ * in the program without reaching the node limit.  A network takes 1 to 4
+ * steps per tensor (every sample and test), so that the node limit comes
+ * long before this one; past it run() is not made, as past the node
+ * limit. */
+enum { LOWER_MAX_STEPS = 20 * LOWER_MAX_NODES };
+
 /* Starts lowering the functions of cp.  elem_default gives element
  * variables their type. */
 LowerProgram *lower_program(Compilation *cp, int elem_default);
