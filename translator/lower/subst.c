@@ -4,32 +4,46 @@
 #include "dim.h"
 #include "types.h"
 
-/* Marks each variable of s with s's stamp and what it stands for.  The
- * stamp is s's own (taken once, at its first use): a compound type that
- * carries it was substituted by s before and its result is its mark
- * (type_at), which stays right since s never changes.  Another traversal
- * in between that marks the same node leaves another stamp there, and the
- * node is substituted again. */
-static uint32_t seed(Ctx *c, const Subst *s)
+/* What each variable of s stands for: a table from the variable (a DVar,
+ * SVar, Elem or Type of the callee's scheme) to its pair, made at s's first
+ * use and kept (s never changes).  A substitution used to mark its
+ * variables (stamp, mark) at each use instead, which cost its length every
+ * time: a generic function of N type variables whose body has N operators
+ * took N * N.  Later pairs of a variable win, as they did. */
+static uint32_t slot_of(const void *key, uint32_t mask)
 {
-    if (!s)
-        return ++c->stamp;
-    if (!s->stamp)
-        ((Subst *)s)->stamp = ++c->stamp;
-    uint32_t st = s->stamp;
-    for (int i = 0; s && i < s->pairs.n; i++) {
-        InstPair *p = s->pairs.items[i];
-        switch (p->kind) {
-        case INST_DIM: ((DVar *)p->from)->stamp = st; ((DVar *)p->from)->mark = p->to; break;
-        case INST_SHAPE: ((SVar *)p->from)->stamp = st; ((SVar *)p->from)->mark = p->to; break;
-        case INST_ELEM: ((Elem *)p->from)->stamp = st; ((Elem *)p->from)->mark = p->to; break;
-        case INST_TYPE: ((Type *)p->from)->stamp = st; ((Type *)p->from)->mark = p->to; break;
-        }
-    }
-    return st;
+    uintptr_t k = (uintptr_t)key;
+    return (uint32_t)(((k >> 3) ^ (k >> 17)) * 2654435761u) & mask;
 }
 
-static Dim *dim_at(Ctx *c, uint32_t st, Dim *d)
+static void index_pairs(Ctx *c, Subst *s)
+{
+    uint32_t cap = 8;
+    while (cap < 2 * (uint32_t)s->pairs.n)
+        cap *= 2;
+    s->table = ar_alloc(c->arena, sizeof(InstPair *) * cap);
+    s->mask = cap - 1;
+    for (int i = 0; i < s->pairs.n; i++) {
+        InstPair *p = s->pairs.items[i];
+        uint32_t h = slot_of(p->from, s->mask);
+        while (s->table[h] && s->table[h]->from != p->from)
+            h = (h + 1) & s->mask;
+        s->table[h] = p;
+    }
+    /* (its stamp marks the compound types it has substituted: type_at) */
+    s->stamp = ++c->stamp;
+}
+
+/* What variable v stands for in s, or NULL. */
+static void *to_of(const Subst *s, const void *v)
+{
+    for (uint32_t h = slot_of(v, s->mask); s->table[h]; h = (h + 1) & s->mask)
+        if (s->table[h]->from == v)
+            return s->table[h]->to;
+    return NULL;
+}
+
+static Dim *dim_at(Ctx *c, const Subst *s, Dim *d)
 {
     d = dim_norm(c, d);
     if (d->ragged)
@@ -37,7 +51,7 @@ static Dim *dim_at(Ctx *c, uint32_t st, Dim *d)
     int any = 0;
     for (uint32_t i = 0; i < d->nt && !any; i++)
         for (uint32_t j = 0; j < d->t[i].nf && !any; j++)
-            any = !d->t[i].f[j].var || d->t[i].f[j].var->stamp == st;
+            any = !d->t[i].f[j].var || to_of(s, d->t[i].f[j].var);
     if (!any)
         return d;
     Dim *sum = dim_const(c, 0, d->origin);
@@ -47,10 +61,11 @@ static Dim *dim_at(Ctx *c, uint32_t st, Dim *d)
         for (uint32_t j = 0; j < m->nf; j++) {
             const Factor *f = &m->f[j];
             Dim *x;
+            void *to = f->var ? to_of(s, f->var) : NULL;
             if (f->var)
-                x = f->var->stamp == st ? dim_norm(c, f->var->mark) : dim_of_var(c, f->var, d->origin);
+                x = to ? dim_norm(c, to) : dim_of_var(c, f->var, d->origin);
             else
-                x = dim_div(c, dim_at(c, st, f->div->num), dim_at(c, st, f->div->den), d->origin);
+                x = dim_div(c, dim_at(c, s, f->div->num), dim_at(c, s, f->div->den), d->origin);
             if (!x)
                 x = dim_const(c, 0, d->origin);
             for (uint32_t p = 0; p < f->pow; p++)
@@ -61,52 +76,57 @@ static Dim *dim_at(Ctx *c, uint32_t st, Dim *d)
     return sum;
 }
 
-static Shape *shape_at(Ctx *c, uint32_t st, Shape *sh)
+static Shape *shape_at(Ctx *c, const Subst *s, Shape *sh)
 {
     sh = shape_norm(c, sh);
     uint32_t n = 0;
     for (uint32_t i = 0; i < sh->n; i++) {
         SVar *v = sh->s[i].var;
-        n += v && v->stamp == st ? shape_norm(c, v->mark)->n : 1;
+        Shape *to = v ? to_of(s, v) : NULL;
+        n += to ? shape_norm(c, to)->n : 1;
     }
     Shape *r = shape_new(c, n, sh->origin);
     uint32_t k = 0;
     for (uint32_t i = 0; i < sh->n; i++) {
         SVar *v = sh->s[i].var;
-        if (v && v->stamp == st) {
-            Shape *m = shape_norm(c, v->mark);
+        Shape *to = v ? to_of(s, v) : NULL;
+        if (to) {
+            Shape *m = shape_norm(c, to);
             for (uint32_t j = 0; j < m->n; j++)
                 r->s[k++] = m->s[j];
         } else if (v) {
             r->s[k++].var = v;
         } else {
-            r->s[k++].dim = dim_at(c, st, sh->s[i].dim);
+            r->s[k++].dim = dim_at(c, s, sh->s[i].dim);
         }
     }
     return r;
 }
 
-static Elem *elem_at(uint32_t st, Elem *e)
+static Elem *elem_at(const Subst *s, Elem *e)
 {
     e = elem_find(e);
-    if (e->prim == EL_VAR && e->stamp == st)
-        return elem_find(e->mark);
-    return e;
+    Elem *to = e->prim == EL_VAR ? to_of(s, e) : NULL;
+    return to ? elem_find(to) : e;
 }
 
 /* A type is a DAG (inference shares a node wherever unification met it
  * twice): k(k)(k)...(k) of `k = fn (g) { g }` instantiates the first k at a
  * type of n shared levels whose tree has 2^n nodes.  Each node is therefore
- * substituted once per stamp: a compound node visited under st has
- * stamp == st and its result in mark (a variable's stamp and mark are
- * seed's, what it stands for), so the result is a DAG of the same shape. */
-static Type *type_at(Ctx *c, uint32_t st, Type *t, int depth)
+ * substituted once per substitution: a compound node that s has visited
+ * carries s's stamp and its result in mark (another traversal in between
+ * that marks the node leaves another stamp, and it is substituted again),
+ * so the result is a DAG of the same shape. */
+static Type *type_at(Ctx *c, const Subst *s, Type *t, int depth)
 {
     t = type_prune(t);
     if (depth > TYPE_MAX_DEPTH)
         return t;
-    if (t->kind == TY_VAR)
-        return t->stamp == st ? type_prune(t->mark) : t;
+    if (t->kind == TY_VAR) {
+        Type *to = to_of(s, t);
+        return to ? type_prune(to) : t;
+    }
+    uint32_t st = s->stamp;
     if (t->stamp == st)
         return t->mark;
     Type *r = t;
@@ -114,15 +134,15 @@ static Type *type_at(Ctx *c, uint32_t st, Type *t, int depth)
     case TY_VAR:
         break;
     case TY_TENSOR:
-        r = type_tensor(c, elem_at(st, t->u.ten.elem), shape_at(c, st, t->u.ten.shape), t->origin);
+        r = type_tensor(c, elem_at(s, t->u.ten.elem), shape_at(c, s, t->u.ten.shape), t->origin);
         break;
     case TY_TUPLE:
     case TY_FUNC:
         r = t->kind == TY_TUPLE ? type_tuple(c, t->u.fun.n, t->origin) : type_func(c, t->u.fun.n, t->origin);
         for (uint32_t i = 0; i < t->u.fun.n; i++)
-            r->u.fun.items[i] = type_at(c, st, t->u.fun.items[i], depth + 1);
+            r->u.fun.items[i] = type_at(c, s, t->u.fun.items[i], depth + 1);
         if (t->kind == TY_FUNC)
-            r->u.fun.ret = type_at(c, st, t->u.fun.ret, depth + 1);
+            r->u.fun.ret = type_at(c, s, t->u.fun.ret, depth + 1);
         break;
     }
     t->stamp = st;
@@ -130,31 +150,36 @@ static Type *type_at(Ctx *c, uint32_t st, Type *t, int depth)
     return r;
 }
 
-/* (an empty substitution: x itself; a copy would cost a traversal of x at
- * each use, k(k)(k)...(k)'s N instances N * N) */
-static int empty(const Subst *s)
+/* Whether s changes nothing (then x itself is the answer: a copy would
+ * cost a traversal of x at each use, k(k)(k)...(k)'s N instances N * N);
+ * else s is ready for use. */
+static int empty(Ctx *c, const Subst *s)
 {
-    return !s || !s->pairs.n;
+    if (!s || !s->pairs.n)
+        return 1;
+    if (!s->table)
+        index_pairs(c, (Subst *)s);
+    return 0;
 }
 
 Dim *subst_dim(Ctx *c, const Subst *s, Dim *d)
 {
-    return empty(s) ? d : dim_at(c, seed(c, s), d);
+    return empty(c, s) ? d : dim_at(c, s, d);
 }
 
 Shape *subst_shape(Ctx *c, const Subst *s, Shape *sh)
 {
-    return empty(s) ? sh : shape_at(c, seed(c, s), sh);
+    return empty(c, s) ? sh : shape_at(c, s, sh);
 }
 
 Elem *subst_elem(Ctx *c, const Subst *s, Elem *e)
 {
-    return empty(s) ? e : elem_at(seed(c, s), e);
+    return empty(c, s) ? e : elem_at(s, e);
 }
 
 Type *subst_type(Ctx *c, const Subst *s, Type *t)
 {
-    return empty(s) ? t : type_at(c, seed(c, s), t, 0);
+    return empty(c, s) ? t : type_at(c, s, t, 0);
 }
 
 Subst *subst_compose(Ctx *c, const Subst *base, const PtrVec *log, const Subst *at)

@@ -14,10 +14,11 @@
 
 typedef struct Subst {
     PtrVec pairs;          /* InstPair* (never changed once composed) */
-    uint32_t stamp;        /* subst.c: the traversal stamp it marks its
-                            * variables with, the same at every use, so
-                            * that a type node already substituted by it
-                            * is not substituted again (0: none yet) */
+    /* subst.c, made at the first use: */
+    InstPair **table;      /* the pairs by their variable (open addressing) */
+    uint32_t mask;         /* its size - 1 */
+    uint32_t stamp;        /* marks the type nodes it has substituted, so
+                            * that none is substituted twice */
 } Subst;
 
 /* The context of a callee at a call: base's pairs (the closure's own
