@@ -12,6 +12,7 @@
 #include "cnames.h"
 #include "dim.h"
 #include "plan.h"
+#include "symtab.h"
 #include "types.h"
 
 extern const char axon_kernels_h[], axon_k_types[], axon_k_tensor[], axon_k_convert[], axon_k_workspace[],
@@ -1223,20 +1224,9 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
 
     /* the declaration */
     rc->uses_externs = f->externs.n > 0;
-    for (int i = 0; i < f->externs.n; i++) {
-        const char *name = f->externs.items[i];
-        Item *found = NULL;
-        for (int j = 0; j < cp->checked.bindings.n && !found; j++) {
-            Binding *g = cp->checked.bindings.items[j];
-            if (g->item->kind == IT_EXTERN && !strcmp(g->item->name, name))
-                found = g->item;
-        }
-        int seen = 0;
-        for (int j = 0; j < k->externs.n && !seen; j++)
-            seen = k->externs.items[j] == found;
-        if (found && !seen)
-            pv_push(a, &k->externs, found);
-    }
+    /* (each function's once; the table below takes each once) */
+    for (int i = 0; i < f->externs.n; i++)
+        pv_push(a, &k->externs, f->externs.items[i]);
     const char *ext_param = rc->uses_externs ? ar_printf(a, "const %s_externs *ext, ", prefix) : "";
     buf_printf(&rc->decl, "/* Runs %s on the inputs in[] (tensors dense, row-major, in parameter order; a dims\n"
                           " * input has no data) into the outputs out[] (plan->out_bytes[i] each), with\n"
@@ -1388,13 +1378,15 @@ void emit_run_shared(Compilation *cp, const RunKernels *k, const char *prefix, B
                         " * its outputs, shaped and with room, to fill; it returns AXON_OK or a status\n"
                         " * with *err filled. */\n");
         buf_printf(out, "typedef struct %s_externs {\n    void *ctx;\n", prefix);
-        /* (in the order the program declares them) */
+        /* (in the order the program declares them; k->externs by name,
+         * not searched for each item: N externs were N * N) */
+        Symtab used;
+        st_init(&used, &cp->arena);
+        for (int i = 0; i < k->externs.n; i++)
+            st_put(&used, ((Item *)k->externs.items[i])->name, k->externs.items[i]);
         for (int j = 0; j < cp->checked.bindings.n; j++) {
             Item *it = ((Binding *)cp->checked.bindings.items[j])->item;
-            int used = 0;
-            for (int i = 0; i < k->externs.n && !used; i++)
-                used = k->externs.items[i] == it;
-            if (!used)
+            if (st_get(&used, it->name) != it)
                 continue;
             buf_printf(out, "    int (*%s)(void *ctx, const axon_tensor *in, int nin, const axon_tensor *out, int nout,\n"
                             "        axon_error *err);\n", cn_spell(&cp->arena, it->name, CN_FUNCTION));

@@ -48,6 +48,7 @@ struct Value {
     int scope;             /* V_CLOSURE: the items its body sees: those before this one */
     const char *name;      /* V_BUILTIN: the operator; V_STRING: the text */
     int is_extern;         /* V_BUILTIN of a program's extern */
+    Item *ext;             /* and that extern */
 };
 
 typedef struct Low {
@@ -67,6 +68,7 @@ typedef struct Low {
     int depth;
     long steps;            /* expressions evaluated and names bound for
                             * this function (LOWER_MAX_STEPS) */
+    Symtab externs;        /* f->externs by name (made at the first) */
 } Low;
 
 static AX_NORETURN void give_up(Low *lo, const char *why)
@@ -217,6 +219,7 @@ static Value *global(Low *lo, const char *name, Expr *site, Subst *S)
         Value *v = value(lo, V_BUILTIN);
         v->name = name;
         v->is_extern = 1;
+        v->ext = it;
         return v;
     }
     Subst *ctx = subst_compose(lo->c, NULL, site ? site->inst : NULL, S);
@@ -480,8 +483,9 @@ static Value *lower_loop(Low *lo, Value **args, Type *rt, Loc loc)
 }
 
 /* A call of a program's extern: its outputs are those of its result type. */
-static Value *lower_extern(Low *lo, const char *name, Value **args, int n, Type *rt, Loc loc)
+static Value *lower_extern(Low *lo, Item *ext, Value **args, int n, Type *rt, Loc loc)
 {
+    const char *name = ext->name;
     LCall *call = ar_alloc(lo->a, sizeof *call);
     call->name = name;
     call->loc = loc;
@@ -505,11 +509,14 @@ static Value *lower_extern(Low *lo, const char *name, Value **args, int n, Type 
         outs[i]->index = i;
         pv_push(lo->a, &call->outs, outs[i]);
     }
-    int seen = 0;
-    for (int i = 0; i < lo->f->externs.n && !seen; i++)
-        seen = strcmp(lo->f->externs.items[i], name) == 0;
-    if (!seen)
-        pv_push(lo->a, &lo->f->externs, (void *)name);
+    /* (a table, not a search of the list: N externs called once each were
+     * N * N / 2 comparisons) */
+    if (!lo->externs.e)
+        st_init(&lo->externs, lo->a);
+    if (!st_get(&lo->externs, name)) {
+        st_put(&lo->externs, name, ext);
+        pv_push(lo->a, &lo->f->externs, ext);
+    }
     if (type_prune(rt)->kind != TY_TUPLE)
         return of_node(lo, outs[0]);
     /* rebuild the tuple's nesting from the type */
@@ -588,7 +595,7 @@ static Value *apply(Low *lo, Value *f, Value **args, int n, Expr *site, const Pt
         if (site)
             rt = subst_type(lo->c, S, site->type);
         if (f->is_extern)
-            return lower_extern(lo, f->name, args, n, rt, loc);
+            return lower_extern(lo, f->ext, args, n, rt, loc);
         return builtin(lo, f->name, args, n, rt, loc);
     case V_CLOSURE: {
         if (++lo->depth > LOWER_MAX_DEPTH)

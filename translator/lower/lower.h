@@ -95,7 +95,8 @@ typedef struct LFunc {
     LBlock body;
     PtrVec inputs;         /* LNode* (LN_INPUT or LN_DIMS), in[] order */
     PtrVec outputs;        /* LNode*, out[] order */
-    PtrVec externs;        /* const char*: the externs it calls, each once */
+    PtrVec externs;        /* Item*: the externs it calls, each once, in
+                            * the order of their first calls */
 } LFunc;
 
 /* What lowering keeps from one function to the next of a compilation: the
