@@ -106,15 +106,16 @@ static void check_size(Low *lo)
                           LOWER_MAX_NODES));
 }
 
-/* One step of the lowering (an expression evaluated, a name bound): past
- * the compilation's limit of steps, the same. */
+/* One step of the lowering (an expression evaluated, a name bound, a part
+ * of a tuple taken apart or made again): past the compilation's limit of
+ * steps, the same. */
 static void step(Low *lo)
 {
     if (lo->lp->steps + ++lo->steps <= LOWER_MAX_STEPS)
         return;
     if (lo->lp->steps == 0)
-        give_up(lo, ar_printf(lo->a, "inlined, it evaluates more than %d expressions", LOWER_MAX_STEPS));
-    give_up(lo, ar_printf(lo->a, "inlined, it and the functions before it evaluate more than %d expressions",
+        give_up(lo, ar_printf(lo->a, "inlined, it takes more than %d steps to evaluate", LOWER_MAX_STEPS));
+    give_up(lo, ar_printf(lo->a, "inlined, it and the functions before it take more than %d steps to evaluate",
                           LOWER_MAX_STEPS));
 }
 
@@ -154,6 +155,7 @@ static LNode *node_of(Low *lo, Value *v, const char *what)
 /* The tensors of a value, left to right (tuples flattened). */
 static void flatten(Low *lo, Value *v, PtrVec *out)
 {
+    step(lo);              /* (a value is a DAG: ((x, x), (x, x))...) */
     if (v->kind == V_TUPLE) {
         for (int i = 0; i < v->n; i++)
             flatten(lo, v->items[i], out);
@@ -167,6 +169,7 @@ static void flatten(Low *lo, Value *v, PtrVec *out)
 /* A value of the same nesting as tmpl, its tensors taken from nodes. */
 static Value *rebuild(Low *lo, Value *tmpl, LNode **nodes, int *k)
 {
+    step(lo);
     if (tmpl->kind == V_TUPLE) {
         Value *v = value(lo, V_TUPLE);
         v->n = tmpl->n;
@@ -461,6 +464,7 @@ static Value *lower_loop(Low *lo, Value **args, Type *rt, Loc loc)
     PtrVec stack = { 0 };
     pv_push(lo->a, &stack, ht);
     while (stack.n) {          /* the state's tensor types, left to right */
+        step(lo);
         Type *t = type_prune(stack.items[--stack.n]);
         if (t->kind == TY_TUPLE)
             for (int i = (int)t->u.fun.n - 1; i >= 0; i--)
@@ -494,6 +498,7 @@ static Value *lower_extern(Low *lo, Item *ext, Value **args, int n, Type *rt, Lo
     PtrVec types = { 0 }, stack = { 0 };
     pv_push(lo->a, &stack, type_prune(rt));
     while (stack.n) {
+        step(lo);
         Type *t = type_prune(stack.items[--stack.n]);
         if (t->kind == TY_TUPLE)
             for (int i = (int)t->u.fun.n - 1; i >= 0; i--)
@@ -722,6 +727,7 @@ static Value *eval(Low *lo, Expr *e, Env *env, Subst *S)
  * functions flatten them (emit_fn.c). */
 static Value *input(Low *lo, Type *t, Loc loc)
 {
+    step(lo);
     t = type_prune(t);
     if (t->kind == TY_TUPLE) {
         Value *v = value(lo, V_TUPLE);

@@ -112,11 +112,13 @@ typedef struct LowerProgram LowerProgram;
  * one before and inlines all of them. */
 enum { LOWER_MAX_NODES = 50000 };
 
-/* The other limit, on the work: expressions evaluated and names bound,
- * for all functions together.  Inlining evaluates a function's body once
- * per call, so calls that compute no tensor (`f1 = fn (x) { f0(f0(x)) }`,
- * k(k)(k)..., tuples of closures) could take time and memory exponential
- * in the program without reaching the node limit.  A network takes 1 to 4
+/* The other limit, on the work: expressions evaluated, names bound and
+ * parts of tuples taken apart or made again, for all functions together.
+ * Inlining evaluates a function's body once per call, and a value is a DAG,
+ * so calls that compute no tensor (`f1 = fn (x) { f0(f0(x)) }`, k(k)(k)...,
+ * tuples of closures) and tuples of tuples of the same tensors (a loop's
+ * state p30 of `p2 = id((p1, p1))`: 2^30 tensors as a tree) could take time
+ * and memory exponential in the program without reaching the node limit.  A network takes 1 to 4
  * steps per tensor (every sample and test), so that the node limit comes
  * long before this one; past it run() is not made, as past the node
  * limit. */
