@@ -691,9 +691,10 @@ def softmax(a, log=False):
         return via_float(lambda t: softmax(t, log), a)
     if len(a.shape) < 1:
         raise EvalError('softmax of a scalar')
+    # the maximum subtracted as it is (spec 9b), an infinite one too: a row
+    # with +inf (inf - inf) or only -inf (-inf + inf) is NaN throughout, as
+    # PyTorch's softmax and log_softmax give it
     m = keep_last('amax', a)
-    with np.errstate(all='ignore'):
-        m = T(np.where(np.isfinite(m.v), m.v, 0.0), m.elem, 0.0, m.unc)
     d = binary('-', a, shift_exact(m))
     z = unary('exp', d)
     s = keep_last('sum', z)

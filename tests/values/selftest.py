@@ -686,6 +686,9 @@ def t_last_axis():
           [[1 - math.log(s), 2 - math.log(s), 3 - math.log(s)]], rtol=1e-15)
     check('softmax of a 1-sized and a 0-sized axis', 'f = fn (x, y) { softmax(x), softmax(y) };', 'f',
           [arr([[5], [-inf_()]]), np.zeros((2, 0), F32)], [[[1], [NAN]], np.zeros((2, 0))], unc=[None, None])
+    check('softmax of a row with +inf or only -inf: NaN throughout (the maximum subtracted, as PyTorch)',
+          'f = fn (x) { softmax(x), log_softmax(x) };', 'f', [arr([[-inf_(), -inf_(), -inf_()], [1, 2, -inf_() * -1]])],
+          [[[NAN] * 3, [NAN] * 3]] * 2, unc=[None, None])
     v = 1.25 + 1e-5
     check('layernorm: biased variance, eps 1e-5 inside the sqrt', 'f = fn (x, g, b) { layernorm(x, g, b) };', 'f',
           [arr([[1, 2, 3, 4]], F64), arr([1, 1, 2, 1], F64), arr([0, 0, 0, 1], F64)],
