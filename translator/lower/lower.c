@@ -265,8 +265,9 @@ static Env *bind_pattern(Low *lo, Env *env, Pattern *p, Value *v)
 
 /* A statement: its pattern bound to its value (a generalised value as a
  * thunk, as inference treated it: infer.c's is_value). */
-static int is_value(const Expr *e)
+static int is_value(Low *lo, const Expr *e)
 {
+    step(lo);              /* (once per inlining of the statement) */
     switch (e->kind) {
     case EX_FN: case EX_INT: case EX_FLOAT: case EX_OP: case EX_NAME: case EX_DIMS:
         return 1;
@@ -274,7 +275,7 @@ static int is_value(const Expr *e)
         return e->u.op.l->kind == EX_INT || e->u.op.l->kind == EX_FLOAT;
     case EX_TUPLE:
         for (int i = 0; i < e->u.call.args.n; i++)
-            if (!is_value(e->u.call.args.items[i]))
+            if (!is_value(lo, e->u.call.args.items[i]))
                 return 0;
         return 1;
     default:
@@ -284,7 +285,7 @@ static int is_value(const Expr *e)
 
 static Env *statement(Low *lo, Env *env, Stmt *st, Subst *S)
 {
-    if (st->pat->kind == PAT_NAME && is_value(st->value) && st->value->kind != EX_FN) {
+    if (st->pat->kind == PAT_NAME && is_value(lo, st->value) && st->value->kind != EX_FN) {
         Value *t = value(lo, V_THUNK);
         t->expr = st->value;
         t->env = env;
