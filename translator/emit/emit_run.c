@@ -977,22 +977,24 @@ static void loop_depths(LBlock *b, int depth, Arena *a)
 
 /* ---- the function --------------------------------------------------------- */
 
-static void dyn_vars_of(Ctx *c, Dim *d, PtrVec *out, Arena *a)
+/* (a variable in out carries stamp st and its index there as its mark:
+ * a search of out for each was N * N for N nonzeros) */
+static void dyn_vars_of(Ctx *c, Dim *d, PtrVec *out, Arena *a, uint32_t st)
 {
     d = dim_norm(c, d);
     for (uint32_t t = 0; t < d->nt; t++)
         for (uint32_t k = 0; k < d->t[t].nf; k++) {
             const Factor *f = &d->t[t].f[k];
             if (f->div) {
-                dyn_vars_of(c, f->div->num, out, a);
-                dyn_vars_of(c, f->div->den, out, a);
+                dyn_vars_of(c, f->div->num, out, a, st);
+                dyn_vars_of(c, f->div->den, out, a, st);
                 continue;
             }
-            int seen = 0;
-            for (int i = 0; i < out->n && !seen; i++)
-                seen = out->items[i] == f->var;
-            if (f->var->dyn == 2 && !seen)
+            if (f->var->dyn == 2 && f->var->stamp != st) {
+                f->var->stamp = st;
+                f->var->mark = (void *)(intptr_t)out->n;
                 pv_push(a, out, f->var);
+            }
         }
 }
 
@@ -1001,6 +1003,7 @@ static void dyn_vars_of(Ctx *c, Dim *d, PtrVec *out, Arena *a)
 static const char *unsupported(R *r, LFunc *f)
 {
     Ctx *c = r->c;
+    uint32_t st = ++c->stamp;
     for (int i = 0; i < f->nodes.n; i++) {
         LNode *n = f->nodes.items[i];
         if (n->elem == EL_U64)
@@ -1008,20 +1011,22 @@ static const char *unsupported(R *r, LFunc *f)
         Shape *s = shape_norm(c, n->shape);
         for (uint32_t j = 0; j < s->n; j++)
             if (s->s[j].dim)
-                dyn_vars_of(c, s->s[j].dim, &r->dyn, r->a);
+                dyn_vars_of(c, s->s[j].dim, &r->dyn, r->a, st);
     }
+    /* each one's first nonzero, in one pass over the nodes */
     r->dyn_node = ar_alloc(r->a, sizeof(LNode *) * (size_t)(r->dyn.n ? r->dyn.n : 1));
-    for (int k = 0; k < r->dyn.n; k++) {
-        for (int i = 0; i < f->nodes.n && !r->dyn_node[k]; i++) {
-            LNode *n = f->nodes.items[i];
-            Shape *s = shape_norm(c, n->shape);
-            if (n->kind == LN_OP && !strcmp(n->op, "nonzero") && s->n == 1 && s->s[0].dim &&
-                dim_is_var(dim_norm(c, s->s[0].dim)) == r->dyn.items[k])
-                r->dyn_node[k] = n;
-        }
+    for (int i = 0; i < f->nodes.n; i++) {
+        LNode *n = f->nodes.items[i];
+        if (n->kind != LN_OP || strcmp(n->op, "nonzero"))
+            continue;
+        Shape *s = shape_norm(c, n->shape);
+        DVar *v = s->n == 1 && s->s[0].dim ? dim_is_var(dim_norm(c, s->s[0].dim)) : NULL;
+        if (v && v->stamp == st && !r->dyn_node[(intptr_t)v->mark])
+            r->dyn_node[(intptr_t)v->mark] = n;
+    }
+    for (int k = 0; k < r->dyn.n; k++)
         if (!r->dyn_node[k])
             return "a size is known only when an operation runs (an extern's `?`)";
-    }
     return NULL;
 }
 
