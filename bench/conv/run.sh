@@ -150,12 +150,13 @@ sizes = [int(s) for s in sys.argv[4].split()]
 CASES = {'conv3x3': ('conv', 64, 64, 3, 1, 1), 'dw3x3': ('conv', 144, 144, 3, 144, 1),
          'conv1x1': ('conv', 64, 256, 1, 1, 1), 'maxpool': ('pool', 64, 64, 2, 1, 2),
          'avgpool': ('pool', 64, 64, 2, 1, 2)}
-ms, order, threads, notes, agree, bad = {}, [], [], [], 0, []
+ms, load, order, threads, notes, agree, bad = {}, {}, [], [], [], 0, []
 for line in open(res):
     w = line.split()
     if w and w[0] == 'RESULT':
         impl, case, size, p, v = w[1], w[2], int(w[3]), int(w[4]), float(w[5])
         ms[impl, case, size, p] = v
+        load[impl, case, size, p] = float(w[6]) if len(w) > 6 else -1
         if (case, size) not in order:
             order.append((case, size))
         if p not in threads:
@@ -180,6 +181,21 @@ def rate(case, size, t):
 
 
 impls = ['axon_kernel', 'axon_run', 'torch']
+BUSY = 0.25   # cores that other processes kept busy: a measurement beside them is marked
+
+
+def busy(key):
+    return load.get(key, -1) > BUSY
+
+
+def cell(key, fmt, v):
+    """v formatted, marked * where other processes kept BUSY cores busy meanwhile."""
+    if v is None:
+        return '%*s' % (len(fmt % 0.0), '-')
+    t = fmt % v
+    return t[1:] + '*' if busy(key) else t
+
+
 print()
 print('%-8s %5s %3s | %9s %9s %9s | %8s %8s %8s | %7s %7s' % (
     'case', 'size', 'thr', 'kernel ms', 'run ms', 'torch ms', 'kernel', 'run', 'torch', 'ker/tch', 'run/tch'))
@@ -188,16 +204,25 @@ for p in threads:
     for case, size in order:
         t = [ms.get((i, case, size, p)) for i in impls]
         tt = t[2]
+        keys = [(i, case, size, p) for i in impls]
         print('%-8s %5d %3d | %s | %s | %s' % (
-            case, size, p, ' '.join('%9.3f' % x if x else '%9s' % '-' for x in t),
-            ' '.join('%8.1f' % rate(case, size, x) if x else '%8s' % '-' for x in t),
+            case, size, p, ' '.join(cell(k, '%9.3f', x) for k, x in zip(keys, t)),
+            ' '.join(cell(k, '%8.1f', rate(case, size, x) if x else None) for k, x in zip(keys, t)),
             ' '.join('%6.2fx' % (tt / x) if x and tt else '%7s' % '-' for x in t[:2])))
+nbusy = sum(1 for k in ms if busy(k))
+print('* measured while other processes kept more than %.2f cores busy (%d of %d measurements): not a measurement of this code'
+      % (BUSY, nbusy, len(ms)) if nbusy else
+      '(no measurement had other processes keeping more than %.2f cores busy%s)'
+      % (BUSY, '' if any(v >= 0 for v in load.values()) else ': not known, each under 0.5 s'))
 
 missed, met = [], []
 n0 = sizes[0]
 
 
-def judge(ok, what):
+def judge(ok, what, keys=()):
+    b = [k for k in keys if busy(k)]
+    if b:
+        what += ' [busy: %s]' % ', '.join('%s %.2f cores' % (k[0], load[k]) for k in b)
     (met if ok else missed).append(what)
 
 
@@ -213,7 +238,7 @@ if len(sizes) >= 2:
                     g.append('%s %.2f' % (case, b / a))
                     if impl != 'torch' and not tiny and n1 * n1 == 4 * n0 * n0:
                         judge(b / a <= 6.0, '%s %s %d thr: time(%d)/time(%d) %.2f (linear: 4, within 1.5x: <= 6)'
-                              % (impl, case, p, n1, n0, b / a))
+                              % (impl, case, p, n1, n0, b / a), [(impl, case, n0, p), (impl, case, n1, p)])
             if g:
                 print('growth %-11s %d thr, time(%d)/time(%d) (4 if linear): %s' % (impl, p, n1, n0, ', '.join(g)))
 for impl in ('axon_kernel', 'axon_run'):
@@ -221,10 +246,12 @@ for impl in ('axon_kernel', 'axon_run'):
         for case, need in (('conv3x3', 1.0), ('dw3x3', 10.0)):
             a, t = ms.get((impl, case, n0, p)), ms.get(('torch', case, n0, p))
             if a and t:
-                judge(t / a >= need, '%s %s at %d, %d thr: %.2fx PyTorch (target %gx)' % (impl, case, n0, p, t / a, need))
+                judge(t / a >= need, '%s %s at %d, %d thr: %.2fx PyTorch (target %gx)' % (impl, case, n0, p, t / a, need),
+                      [(impl, case, n0, p), ('torch', case, n0, p)])
     a1, a2 = ms.get((impl, 'conv3x3', n0, 1)), ms.get((impl, 'conv3x3', n0, 2))
     if a1 and a2:
-        judge(a1 / a2 >= 1.7, '%s conv3x3 at %d: 2 threads %.2fx 1 thread (target 1.7x)' % (impl, n0, a1 / a2))
+        judge(a1 / a2 >= 1.7, '%s conv3x3 at %d: 2 threads %.2fx 1 thread (target 1.7x)' % (impl, n0, a1 / a2),
+              [(impl, 'conv3x3', n0, 1), (impl, 'conv3x3', n0, 2)])
 print('agreement: %d outputs within 1e-4 * max|torch| of PyTorch%s' % (agree, '' if not bad else '; DISAGREE: ' + '; '.join(bad)))
 if tiny:
     print('targets: not judged at the tiny size')

@@ -14,7 +14,12 @@
  * 0.2; -n: exactly CALLS calls), best of -r repetitions (default 5).  One
  * line per size and implementation:
  *
- *     RESULT impl SIZE threads ms_per_call
+ *     RESULT impl SIZE threads ms_per_call others
+ *
+ * others: the cores that other processes kept busy during the timed runs
+ * (/proc/stat's busy time less this process's CPU time, over the wall
+ * time; -1 when unknown or under 0.5 s): on this 2-core machine a
+ * two-thread measurement beside a busy core is not a measurement.
  *
  * Checks (after the first call): each output against a float64
  * computation of the same formula here (PyTorch's meaning: layernorm's
@@ -35,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #ifndef BENCH_HEADER
 #error "build with -DBENCH_HEADER='\"eltwise.h\"' (bench/eltwise/run.sh does)"
@@ -51,6 +58,42 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The cores that other processes kept busy while the timed runs went on:
+ * the machine's busy time (/proc/stat) less this process's CPU time, over
+ * the wall time; -1 where unknown or under 0.5 s (/proc/stat counts in
+ * ticks of 10 ms). */
+static double machine_busy(void)
+{
+    unsigned long long v[8];
+    FILE *f = fopen("/proc/stat", "r");
+    int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                       &v[6], &v[7])
+              : 0;
+    if (f)
+        fclose(f);
+    if (n != 8)
+        return -1;
+    return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double own_cpu(void)
+{
+    struct rusage r;
+    getrusage(RUSAGE_SELF, &r);
+    return (double)r.ru_utime.tv_sec + 1e-6 * (double)r.ru_utime.tv_usec + (double)r.ru_stime.tv_sec +
+           1e-6 * (double)r.ru_stime.tv_usec;
+}
+
+static double others_load(double busy0, double own0, double wall0)
+{
+    const double busy1 = machine_busy(), own1 = own_cpu(), wall = now() - wall0;
+    double l;
+    if (busy0 < 0 || busy1 < 0 || wall < 0.5)
+        return -1;
+    l = ((busy1 - busy0) - (own1 - own0)) / wall;
+    return l < 0 ? 0 : l;
 }
 
 enum { IMPL_MEMCPY, IMPL_BIASRELU, IMPL_EXPNORM, IMPL_SOFTMAX, IMPL_LAYERNORM, IMPL_COUNT };
@@ -317,7 +360,7 @@ int main(int argc, char **argv)
             }
         }
         for (int impl = 0; impl < IMPL_COUNT; impl++) {
-            double best = 1e300, mx = 0, diff = 0;
+            double best = 1e300, mx = 0, diff = 0, busy0, own0, wall0;
             long calls = calls_fixed > 0 ? calls_fixed : 1;
             if (only && strcmp(only, impl_name[impl]))
                 continue;
@@ -355,6 +398,9 @@ int main(int argc, char **argv)
                 snprintf(name, sizeof name, "%s.%s.%d.out", argv[i], impl_name[impl], threads);
                 status |= write_file(dir, name, o.y, o.n);
             }
+            busy0 = machine_busy();
+            own0 = own_cpu();
+            wall0 = now();
             for (int r = 0; r < reps; r++) {
                 double t0 = now(), t;
                 for (long c = 0; c < calls; c++)
@@ -362,7 +408,8 @@ int main(int argc, char **argv)
                 t = (now() - t0) / (double)calls;
                 best = t < best ? t : best;
             }
-            printf("RESULT %s %s %d %.6g\n", impl_name[impl], argv[i], threads, best * 1e3);
+            printf("RESULT %s %s %d %.6g %.2f\n", impl_name[impl], argv[i], threads, best * 1e3,
+                   others_load(busy0, own0, wall0));
             fflush(stdout);
         }
         free(o.x);

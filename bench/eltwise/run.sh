@@ -141,12 +141,13 @@ def nbytes(s):
     return 2 * 4 * (n // 4 // cols) * cols   # x read, y written
 
 
-ms, threads, notes, agree, bad = {}, [], [], 0, []
+ms, load, threads, notes, agree, bad = {}, {}, [], [], 0, []
 for line in open(res):
     w = line.split()
     if w and w[0] == 'RESULT':
         impl, size, p, v = w[1], w[2], int(w[3]), float(w[4])
         ms[impl, size, p] = v
+        load[impl, size, p] = float(w[5]) if len(w) > 5 else -1
         if p not in threads:
             threads.append(p)
     elif w and w[0] == 'AGREE':
@@ -165,25 +166,45 @@ def gbs(impl, size, p):
     return nbytes(size) / (t * 1e-3) * 1e-9 if t else None
 
 
+BUSY = 0.25   # cores that other processes kept busy: a measurement beside them is marked
+
+
+def busy(key):
+    return load.get(key, -1) > BUSY
+
+
+def mark(key):
+    return '*' if busy(key) else ''
+
+
 for who, pre in (('run()', ''), ('PyTorch', 'torch-')):
     print()
     print('%s: GB/s (and x memcpy\'s GB/s)' % who)
     print('%-6s %3s | %8s | %s' % ('size', 'thr', 'memcpy', ' | '.join('%-16s' % o for o in ops)))
     for p in threads:
         for s in sizes:
-            mc = gbs('memcpy' if not pre else 'torch-memcpy', s, p)
+            mk = (pre + 'memcpy', s, p)
+            mc = gbs(*mk)
             cells = []
             for o in ops:
                 g = gbs(pre + o, s, p)
                 ref = gbs('memcpy', s, p)   # the ratio is to C memcpy in both tables
-                cells.append('%7.1f (%5.2fx)' % (g, g / ref) if g and ref else '%-16s' % '-')
-            print('%-6s %3d | %8s | %s' % (s, p, '%8.1f' % mc if mc else '-', ' | '.join(cells)))
+                cells.append('%7.1f%s (%5.2fx)' % (g, mark((pre + o, s, p)), g / ref) if g and ref else '%-16s' % '-')
+            print('%-6s %3d | %8s | %s' % (s, p, '%8.1f%s' % (mc, mark(mk)) if mc else '-', ' | '.join(cells)))
 print('(PyTorch\'s memcpy column is y.copy_(x); both tables\' ratios are to C memcpy)')
+nbusy = sum(1 for k in ms if busy(k))
+print('* measured while other processes kept more than %.2f cores busy (%d of %d measurements): not a measurement of this code'
+      % (BUSY, nbusy, len(ms)) if nbusy else
+      '(no measurement had other processes keeping more than %.2f cores busy%s)'
+      % (BUSY, '' if any(v >= 0 for v in load.values()) else ': not known, each under 0.5 s'))
 
 missed, met = [], []
 
 
-def judge(ok, what):
+def judge(ok, what, keys=()):
+    b = [k for k in keys if busy(k)]
+    if b:
+        what += ' [busy: %s]' % ', '.join('%s %.2f cores' % (k[0], load[k]) for k in b)
     (met if ok else missed).append(what)
 
 
@@ -215,7 +236,7 @@ for a, b in zip(sizes, sizes[1:]):
                     g.append('%s %.2f' % (impl, tb / ta))
                     if not tiny and impl in ops and out_of_cache:
                         judge(tb / ta <= 6.0, 'run() %s %d thr: time(%s)/time(%s) %.2f (linear: 4, within 1.5x: <= 6)'
-                              % (impl, p, b, a, tb / ta))
+                              % (impl, p, b, a, tb / ta), [(impl, a, p), (impl, b, p)])
             print('growth %d thr, time(%s)/time(%s) (4 if linear)%s: %s'
                   % (p, b, a, '' if out_of_cache else ', not judged (N in cache)', ', '.join(g)))
 for p in threads:
@@ -224,7 +245,8 @@ for p in threads:
         for o in ops:
             g = gbs(o, s, p)
             if g and ref:
-                judge(g / ref >= 0.5, 'run() %s at %s, %d thr: %.2fx memcpy (target 0.5x)' % (o, s, p, g / ref))
+                judge(g / ref >= 0.5, 'run() %s at %s, %d thr: %.2fx memcpy (target 0.5x)' % (o, s, p, g / ref),
+                      [(o, s, p), ('memcpy', s, p)])
 print('agreement: %d outputs of run() within 1e-4 * max|torch| of PyTorch (at the sizes up to 1 MiB; every size against float64 in bench.c)%s'
       % (agree, '' if not bad else '; DISAGREE: ' + '; '.join(bad)))
 if tiny:

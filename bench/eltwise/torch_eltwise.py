@@ -17,7 +17,9 @@ Inputs: bench.c's, read from DIR (SIZE.x, .a, .b, .m, .s, .g) where they
 are there, else x uniform in [-4, 4] and the others as bench.c makes them.
 Each measurement is at least -t seconds (or -n calls), best of -r; prints
 
-    RESULT torch-IMPL SIZE THREADS ms_per_call
+    RESULT torch-IMPL SIZE THREADS ms_per_call others
+
+(others: the cores other processes kept busy meanwhile, as bench.c's).
 
 Checks: each PyTorch result against the same formula in float64 (max
 |diff| <= 1e-4 * max |ref|), and, where DIR has bench.c's outputs at this
@@ -32,11 +34,43 @@ liveness check).  Without PyTorch: says so, exits 0.
 """
 import os
 import re
+import resource
 import sys
 import time
 
 TOL = 1e-4
 IMPLS = ['memcpy', 'biasrelu', 'expnorm', 'softmax', 'layernorm']
+
+
+def machine_busy():
+    """CPU seconds the whole machine has been busy (/proc/stat), or None."""
+    try:
+        with open('/proc/stat') as f:
+            v = [int(x) for x in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / os.sysconf('SC_CLK_TCK')
+
+
+def own_cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+class Others:
+    """The cores other processes kept busy during a measurement (bench.c's
+    `others`): -1 when unknown or under 0.5 s."""
+
+    def __enter__(self):
+        self.m0, self.c0, self.t0 = machine_busy(), own_cpu(), time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        m1, c1, wall = machine_busy(), own_cpu(), time.perf_counter() - self.t0
+        self.load = -1.0
+        if self.m0 is not None and m1 is not None and wall >= 0.5:
+            self.load = max(0.0, ((m1 - self.m0) - (c1 - self.c0)) / wall)
+        return False
 
 
 def parse_size(s):
@@ -137,12 +171,13 @@ def main():
                 t = time.perf_counter() - t0
                 calls = fixed if fixed > 0 else max(1, int(secs / t) + 1 if t > 0 else 1000)
                 best = float('inf')
-                for _ in range(reps):
-                    t0 = time.perf_counter()
-                    for _ in range(calls):
-                        f()
-                    best = min(best, (time.perf_counter() - t0) / calls)
-            print('RESULT torch-%s %s %d %.6g' % (impl, arg, threads, best * 1e3))
+                with Others() as others:
+                    for _ in range(reps):
+                        t0 = time.perf_counter()
+                        for _ in range(calls):
+                            f()
+                        best = min(best, (time.perf_counter() - t0) / calls)
+            print('RESULT torch-%s %s %d %.6g %.2f' % (impl, arg, threads, best * 1e3, others.load))
             sys.stdout.flush()
     return status
 
