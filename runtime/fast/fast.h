@@ -290,6 +290,7 @@ AXON_FN int64_t axon__f_einsum_scratch(int nops, const axon_shape *a, const axon
 #define AXON__CV_ZERO 1
 #define AXON__CV_DIRECT 2
 #define AXON__CV_GEMM 3
+#define AXON__CV_REF 4                  /* sizes past the plan's arithmetic: the reference */
 #define AXON__CV_WMAX 16                /* the widest axon__fv, in floats */
 #define AXON__CV_COL_FLOATS 131072      /* a pixel block's im2col: 512 KiB */
 #define AXON__CV_UNITS 8                /* units wanted for the threads */
@@ -317,6 +318,7 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
     p->kind = 0;
     p->slot = 0;
     p->units = 0;
+    p->kk = p->np = 0;
     p->nb = od[0];
     p->g = groups;
     p->k = groups > 0 ? od[1] / groups : 0;
@@ -333,10 +335,28 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
     p->p1 = pad[1];
     p->d0 = dil[0];
     p->d1 = dil[1];
-    p->kk = p->c * p->r * p->q;
-    p->np = p->oh * p->ow;
     if (p->k <= 0 || p->nb <= 0 || p->oh <= 0 || p->ow <= 0)
         return;                         /* no output */
+    {
+        /* every product below stays far inside int64 (in double: a bound,
+         * not a value), or the reference runs: prepare() may see any sizes
+         * that the shape functions accept */
+        const double lim = 1125899906842624.0;     /* 2^50 */
+        const double hp = ((double)p->oh - 1) * (double)p->s0 + ((double)p->r - 1) * (double)p->d0 + 1;
+        const double row = (double)(p->s1 > 0 ? p->s1 : 1) *
+                           ((double)p->ow + 16 + ((double)p->q - 1) * (double)p->d1);
+        int big = p->s0 < 1 || p->s1 < 1 || p->d0 < 0 || p->d1 < 0 || p->g < 1 ||
+                  (double)p->c * (double)p->r * (double)p->q > lim || (double)p->oh * (double)p->ow > lim ||
+                  (double)p->nb * (double)p->g * (double)p->k > lim ||
+                  (double)p->nb * (double)p->g * (double)p->oh * (double)p->ow > lim ||
+                  (double)p->c * hp * row * 4 > lim || (double)p->h > lim || (double)p->w > lim;
+        if (big) {
+            p->kind = AXON__CV_REF;
+            return;
+        }
+    }
+    p->kk = p->c * p->r * p->q;
+    p->np = p->oh * p->ow;
     if (p->kk == 0) {
         p->kind = AXON__CV_ZERO;
         return;
