@@ -41,8 +41,7 @@
  *
  * Built with -DBENCH_HEADER="conv.h" (the header of conv.axon, emitted by
  * run.sh); the fast kernels come from the header where it has them
- * already (-DBENCH_HAVE_CONV etc.), else from runtime/fast/ (gemm.c,
- * vec.c, conv.c, pool.c).
+ * already, else from runtime/fast/ (gemm.c, vec.c, conv.c, pool.c).
  */
 #define _POSIX_C_SOURCE 200112L
 #include <math.h>
@@ -61,21 +60,22 @@
 #define CONV_IMPLEMENTATION
 #include BENCH_HEADER
 #include "runtime/fast/fast.h"
-/* the fast kernels, unless the header has them already (run.sh defines
- * BENCH_HAVE_GEMM, _VEC, _CONV, _POOL for each runtime/fast file whose
- * text the header has) */
-#ifndef BENCH_HAVE_GEMM
+/* the fast kernels, unless the header has them already (each file's text
+ * in a generated header is inside #ifndef AXON__FAST_<FILE>_1) */
+#ifndef AXON__FAST_GEMM_1
+#define AXON__FAST_GEMM_1
 #include "runtime/fast/gemm.c"
 #endif
-#if !defined(BENCH_HAVE_VEC) && defined(__has_include)
-#if __has_include("runtime/fast/vec.c")
+#ifndef AXON__FAST_VEC_1
+#define AXON__FAST_VEC_1
 #include "runtime/fast/vec.c"
 #endif
-#endif
-#ifndef BENCH_HAVE_CONV
+#ifndef AXON__FAST_CONV_1
+#define AXON__FAST_CONV_1
 #include "runtime/fast/conv.c"
 #endif
-#ifndef BENCH_HAVE_POOL
+#ifndef AXON__FAST_POOL_1
+#define AXON__FAST_POOL_1
 #include "runtime/fast/pool.c"
 #endif
 

@@ -78,19 +78,11 @@ rm -rf "$data"
 mkdir -p "$data"
 
 "$AXONC" emit bench/conv/conv.axon -o "$OUTDIR/conv.h"
-# the runtime/fast files that the header has already (the driver includes
-# the others itself)
-have=
-for f in gemm vec conv pool; do
-    if grep -q "==== axon fast: $f.c begin" "$OUTDIR/conv.h"; then
-        have="$have -DBENCH_HAVE_$(echo $f | tr '[:lower:]' '[:upper:]')"
-    fi
-done
 # shellcheck disable=SC2086
-$CC -std=c99 $CFLAGS -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="conv.h"' $have \
+$CC -std=c99 $CFLAGS -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="conv.h"' \
     -o "$OUTDIR/bench" bench/conv/bench.c -lm || exit 2
 # shellcheck disable=SC2086
-$CC -std=c99 $CFLAGS -fopenmp -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="conv.h"' $have \
+$CC -std=c99 $CFLAGS -fopenmp -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="conv.h"' \
     -o "$OUTDIR/bench_omp" bench/conv/bench.c -lm || exit 2
 
 cases=
