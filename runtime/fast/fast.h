@@ -319,6 +319,8 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
     p->slot = 0;
     p->units = 0;
     p->kk = p->np = 0;
+    p->hp = p->mrow = p->rowlen = p->plane = p->nkc = p->kc = 0;
+    p->nc = p->nch = p->mc = p->nmc = p->col = p->cbuf = p->gemm = 0;
     p->nb = od[0];
     p->g = groups;
     p->k = groups > 0 ? od[1] / groups : 0;

@@ -23,48 +23,65 @@ AXON_RUN_FN void axon__k_layernorm_f32(const axon_tensor *x, const axon_tensor *
 /* Below this many elements a call stays on one thread (a fork costs more). */
 #define AXON__NM_PAR_MIN 32768
 
-/* softmax of one contiguous row of n > 0 elements, y may be x.  One pass
- * for the maximum and the sum together (online: each lane keeps its own
- * maximum m and its sum s of exp(x - m), rescaled by exp(m_old - m) when
- * m grows, four vectors at a time), then the lanes are combined and one
- * pass writes exp(x - M) / s (log: x - M - log s).  The lanes start at
- * -FLT_MAX (the most negative finite float) rather than -inf, so that no
- * lane computes -inf - (-inf); a row whose maximum is -inf, +inf or NaN
- * still gives NaN everywhere, as the reference does (0 * (1 / 0),
- * inf - inf, NaN). */
+/* softmax of one contiguous row of n > 0 elements, y may be x.  Three
+ * passes, exp once per element: the maximum M (lanes from -FLT_MAX, the
+ * most negative finite float, so that no lane computes -inf - (-inf));
+ * y = exp(x - M) and its sum s (log: the sum alone); y / s (log:
+ * x - M - log s).  The row is read again from the cache, where a row of a
+ * few thousand floats stays.  A row whose maximum is -inf, +inf or NaN
+ * gives NaN everywhere, as the reference does (0 * (1 / 0), inf - inf,
+ * NaN). */
 AXON_RUN_FN void axon__nm_softmax_row(int log_, const float *x, float *y, int64_t n)
 {
-    axon__fv m = axon__fv_set1(-3.40282347e+38f), s = axon__fv_set1(0.0f), v, mn;
+    axon__fv m0 = axon__fv_set1(-3.40282347e+38f), m1 = m0, s0 = axon__fv_set1(0.0f), s1 = s0, sub;
     float big, sum;
     int64_t j = 0;
-    for (; j + 4 * AXON__FV_W <= n; j += 4 * AXON__FV_W) {
-        axon__fv v0 = axon__fv_load(x + j), v1 = axon__fv_load(x + j + AXON__FV_W);
-        axon__fv v2 = axon__fv_load(x + j + 2 * AXON__FV_W), v3 = axon__fv_load(x + j + 3 * AXON__FV_W);
-        mn = axon__fv_max(m, axon__fv_max(axon__fv_max(v0, v1), axon__fv_max(v2, v3)));
-        s = AXON__FV_FMA(s, axon__fv_exp(m - mn),
-                         (axon__fv_exp(v0 - mn) + axon__fv_exp(v1 - mn)) + (axon__fv_exp(v2 - mn) + axon__fv_exp(v3 - mn)));
-        m = mn;
+    for (; j + 2 * AXON__FV_W <= n; j += 2 * AXON__FV_W) {
+        m0 = axon__fv_max(m0, axon__fv_load(x + j));
+        m1 = axon__fv_max(m1, axon__fv_load(x + j + AXON__FV_W));
     }
-    for (; j < n; j += AXON__FV_W) {
-        v = j + AXON__FV_W <= n ? axon__fv_load(x + j) : axon__fv_load_part(x + j, n - j, -(float)INFINITY);
-        mn = axon__fv_max(m, v);
-        s = AXON__FV_FMA(s, axon__fv_exp(m - mn), axon__fv_exp(v - mn));
-        m = mn;
-    }
-    big = axon__fv_hmax(m);
-    sum = axon__fv_hsum(s * axon__fv_exp(m - axon__fv_set1(big)));
+    for (; j < n; j += AXON__FV_W)
+        m0 = axon__fv_max(m0, j + AXON__FV_W <= n ? axon__fv_load(x + j)
+                                                   : axon__fv_load_part(x + j, n - j, -(float)INFINITY));
+    big = axon__fv_hmax(axon__fv_max(m0, m1));
+    sub = axon__fv_set1(big);
     if (log_) {
-        const axon__fv sub = axon__fv_set1(big), ls = axon__fv_set1((float)log((double)sum));
+        axon__fv ls;
+        for (j = 0; j + 2 * AXON__FV_W <= n; j += 2 * AXON__FV_W) {
+            s0 += axon__fv_exp(axon__fv_load(x + j) - sub);
+            s1 += axon__fv_exp(axon__fv_load(x + j + AXON__FV_W) - sub);
+        }
+        for (; j < n; j += AXON__FV_W)
+            s0 += axon__fv_exp((j + AXON__FV_W <= n ? axon__fv_load(x + j)
+                                                    : axon__fv_load_part(x + j, n - j, -(float)INFINITY)) - sub);
+        sum = axon__fv_hsum(s0 + s1);
+        ls = axon__fv_set1((float)log((double)sum));
         for (j = 0; j + AXON__FV_W <= n; j += AXON__FV_W)
             axon__fv_store(y + j, (axon__fv_load(x + j) - sub) - ls);
         if (j < n)
             axon__fv_store_part(y + j, (axon__fv_load_part(x + j, n - j, 0.0f) - sub) - ls, n - j);
     } else {
-        const axon__fv sub = axon__fv_set1(big), inv = axon__fv_set1(1.0f / sum);
+        axon__fv inv;
+        for (j = 0; j + 2 * AXON__FV_W <= n; j += 2 * AXON__FV_W) {
+            const axon__fv e0 = axon__fv_exp(axon__fv_load(x + j) - sub);
+            const axon__fv e1 = axon__fv_exp(axon__fv_load(x + j + AXON__FV_W) - sub);
+            axon__fv_store(y + j, e0);
+            axon__fv_store(y + j + AXON__FV_W, e1);
+            s0 += e0;
+            s1 += e1;
+        }
+        for (; j < n; j += AXON__FV_W) {
+            const int64_t k = n - j < AXON__FV_W ? n - j : AXON__FV_W;
+            const axon__fv e0 = axon__fv_exp(axon__fv_load_part(x + j, k, -(float)INFINITY) - sub);
+            axon__fv_store_part(y + j, e0, k);
+            s0 += e0;
+        }
+        sum = axon__fv_hsum(s0 + s1);
+        inv = axon__fv_set1(1.0f / sum);
         for (j = 0; j + AXON__FV_W <= n; j += AXON__FV_W)
-            axon__fv_store(y + j, axon__fv_exp(axon__fv_load(x + j) - sub) * inv);
+            axon__fv_store(y + j, axon__fv_load(y + j) * inv);
         if (j < n)
-            axon__fv_store_part(y + j, axon__fv_exp(axon__fv_load_part(x + j, n - j, 0.0f) - sub) * inv, n - j);
+            axon__fv_store_part(y + j, axon__fv_load_part(y + j, n - j, 0.0f) * inv, n - j);
     }
 }
 

@@ -318,7 +318,9 @@ static const char *f32_literal(R *r, LNode *n)
 /* The statements computing node n's element (a float named "tN"), its
  * operands first; returns its name.  Each operator as the reference
  * computes it (elementwise.c): +, -, *, / in float (the same rounding as
- * in double then float), the functions in double, rounded once. */
+ * in double then float), the functions in double, rounded once; but exp,
+ * sigmoid and silu in float (fused.c's axon__fexp, within 2 ulp) unless
+ * AXON_NO_FAST, so that the loop vectorises. */
 static const char *fused_expr(R *r, Fuse *fu, LNode *n)
 {
     NodeInfo *ni = &r->L->info[n->id];
@@ -350,6 +352,9 @@ static const char *fused_expr(R *r, Fuse *fu, LNode *n)
     else if (!strcmp(op, "relu")) e = ar_printf(r->a, "axon__frelu(%s)", x);
     else if (!strcmp(op, "sign")) e = ar_printf(r->a, "axon__fsign(%s)", x);
     else if (!strcmp(op, "abs")) e = ar_printf(r->a, "fabsf(%s)", x);
+    else if (!strcmp(op, "exp")) e = ar_printf(r->a, "AXON__FEXP(%s)", x);
+    else if (!strcmp(op, "sigmoid")) e = ar_printf(r->a, "AXON__FSIGMOID(%s)", x);
+    else if (!strcmp(op, "silu")) e = ar_printf(r->a, "AXON__FSILU(%s)", x);
     else e = ar_printf(r->a, "(float)axon__k_unary_double_f32(AXON_OP_%s, (double)%s)", unop_names[unop(op)], x);
     buf_printf(&fu->code, "float %s = %s;\n", t, e);
     return t;

@@ -366,6 +366,8 @@ int lower_fusable(const LNode *n)
 
 int layout_fuses(const RunLayout *L, const LNode *n)
 {
+    if (lower_fusable(n))
+        return 1;
     for (int k = 0; k < n->nargs; k++) {
         const NodeInfo *xi = &L->info[n->args[k]->id];
         if (xi->fused || xi->inline_const)

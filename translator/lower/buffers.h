@@ -68,7 +68,9 @@ int64_t layout_place(const RunLayout *L, const int64_t *size, int64_t *offset);
 /* Whether node n is an f32 element-wise operator that fusion takes
  * (a chain `relu(x * g + b)` computed in one loop: emit_run.c). */
 int lower_fusable(const LNode *n);
-/* Whether node n computes its value in one loop with fused operands. */
+/* Whether node n computes its value in one fused loop: an f32
+ * element-wise operator (alone too: the loop vectorises where the generic
+ * kernel does not), or any node with fused operands. */
 int layout_fuses(const RunLayout *L, const LNode *n);
 
 /* Places every node of f. */
