@@ -11,6 +11,8 @@
  *   - a 1x1 stride-1 unpadded conv: a contraction, axon__sgemm over the
  *     channels per image reading x in place where its pixels are one stride
  *     apart;
+ *   - one window covering the whole image (a classifier written as a conv):
+ *     one axon__sgemm over all the images, x and w read in place;
  *   - the rest: im2col of a block of output pixels into the scratch, then
  *     axon__sgemm.
  * Views the fast paths cannot read (a weight whose (c, r, q) axes are not
@@ -173,6 +175,10 @@ AXON_RUN_FN void axon__cv_direct_plane(const axon__cv_plan *p, const float *pk, 
     const int dw3 = p->c == 1 && p->r == 3 && p->q == 3;
     axon__fv k[9];
     int64_t off[9], i = 0, jv = 0;
+    for (int t = 0; t < 9; t++) {       /* (set on every path: gcc -O3 warns otherwise) */
+        k[t] = axon__fv_set1(0.0f);
+        off[t] = 0;
+    }
     if (dw3)
         for (int r = 0; r < 3; r++)
             for (int q = 0; q < 3; q++) {
@@ -347,6 +353,11 @@ AXON_RUN_FN void axon__f_conv2d(const axon_tensor *x, const axon_tensor *w, cons
                     for (int64_t j = 0; j < p.ow; j++)
                         ((float *)out->data)[b * out->strides[0] + o * out->strides[1] + i * out->strides[2] +
                                              j * out->strides[3]] = 0.0f;
+    } else if (p.kind == AXON__CV_DENSE && axon__cv_wstride(&p, w->strides) && axon__cv_wstride(&p, x->strides)) {
+        /* (x's (c, h, w) axes are w's (c, r, q): the same test of one stride) */
+        axon__sgemm(p.nb, p.k, p.kk, (const float *)x->data, x->strides[0], axon__cv_wstride(&p, x->strides),
+                    (const float *)w->data, axon__cv_wstride(&p, w->strides), w->strides[0], (float *)out->data,
+                    out->strides[0], out->strides[1], 0, scratch);
     } else if (p.kind == AXON__CV_DIRECT && (p.ow == 1 || out->strides[3] == 1)) {
         axon__cv_direct(&p, x, w, out, (char *)scratch);
     } else if (p.kind == AXON__CV_GEMM && axon__cv_wstride(&p, w->strides)) {

@@ -291,6 +291,7 @@ AXON_FN int64_t axon__f_einsum_scratch(int nops, const axon_shape *a, const axon
 #define AXON__CV_DIRECT 2
 #define AXON__CV_GEMM 3
 #define AXON__CV_REF 4                  /* sizes past the plan's arithmetic: the reference */
+#define AXON__CV_DENSE 5                /* one window covering the image: one product */
 #define AXON__CV_WMAX 16                /* the widest axon__fv, in floats */
 #define AXON__CV_COL_FLOATS 131072      /* a pixel block's im2col: 512 KiB */
 #define AXON__CV_UNITS 8                /* units wanted for the threads */
@@ -359,6 +360,16 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
     }
     p->kk = p->c * p->r * p->q;
     p->np = p->oh * p->ow;
+    if (p->kk > 0 && p->g == 1 && p->oh == 1 && p->ow == 1 && p->p0 == 0 && p->p1 == 0 && p->r == p->h &&
+        p->q == p->w) {
+        /* DENSE: the window is the whole image (a classifier written as a
+         * conv): out[b, o] = sum over (c, r, q) of x[b, ...] w[o, ...], one
+         * product of nb x kk by kk x k, x and w read in place */
+        p->kind = AXON__CV_DENSE;
+        p->units = 1;
+        p->slot = axon__gemm_scratch(p->nb, p->k, p->kk);
+        return;
+    }
     if (p->kk == 0) {
         p->kind = AXON__CV_ZERO;
         return;

@@ -391,7 +391,7 @@ static float *view_dense(const axon_tensor *t, int absv, axon_tensor *d)
 
 typedef struct stats {
     const char *name;
-    int64_t cases, failed, elements, paths[4];
+    int64_t cases, failed, elements, paths[8];
     double worst;                       /* the largest error / tolerance */
 } stats;
 
@@ -569,6 +569,15 @@ static void conv_case(stats *st, int64_t cs)
             h = irand(16, 40);
             w = edge_size() + 16;
         }
+    } else if (kind == 4 && irand(0, 1)) {  /* one window covering the image */
+        cc = irand(1, 24);
+        g = 1;
+        k = irand(1, 40);
+        h = irand(1, 9);
+        r = h;
+        q = w;
+        c.pad[0] = c.pad[1] = 0;
+        c.dil[0] = c.dil[1] = 1;
     } else {                            /* im2col */
         cc = irand(5, 24);
         g = irand(0, 3) == 0 ? 2 : 1;
@@ -877,9 +886,10 @@ int main(int argc, char **argv)
         norm_case(&ss, ss.cases, (int)irand(0, 1));
         norm_case(&sl, sl.cases, 2);
     }
-    printf("conv2d: %lld cases (zero %lld, direct %lld, gemm %lld), %lld elements, worst error/tolerance %.3f, "
-           "%lld failed\n",
+    printf("conv2d: %lld cases (zero %lld, direct %lld, gemm %lld, dense %lld), %lld elements, worst error/tolerance "
+           "%.3f, %lld failed\n",
            (long long)sc.cases, (long long)sc.paths[1], (long long)sc.paths[2], (long long)sc.paths[3],
+           (long long)sc.paths[5],
            (long long)sc.elements, sc.worst, (long long)sc.failed);
     printf("pool2d: %lld cases (max %lld, mean %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
            (long long)sp.cases, (long long)sp.paths[0], (long long)sp.paths[1], (long long)sp.elements, sp.worst,
