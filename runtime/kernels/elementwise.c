@@ -186,7 +186,26 @@ AXON_RUN_FN void AXON_K(copy)(const axon_tensor *x, const axon_tensor *out)
     const AXON_T *xp = (const AXON_T *)x->data;
     AXON_T *op_ = (AXON_T *)out->data;
     axon__iter it;
-    int64_t n = axon__iter_start(&it, out->rank, out->dims);
+    int64_t n;
+    if (axon__is_dense(x) && axon__is_dense(out)) {
+        /* both dense (a loop's state, a reshape's copy): a plain loop */
+        n = axon__numel(out->rank, out->dims);
+        for (int64_t e = 0; e < n; e++)
+            op_[e] = xp[e];
+        return;
+    }
+    if (out->rank >= 1 && x->strides[out->rank - 1] == 1 && out->strides[out->rank - 1] == 1) {
+        /* rows contiguous (a part of a concat, a slice): row by row */
+        const int64_t len = out->dims[out->rank - 1];
+        n = axon__iter_start(&it, out->rank - 1, out->dims);
+        axon__iter_add(&it, x->strides);
+        axon__iter_add(&it, out->strides);
+        for (int64_t e = 0; e < n && len > 0; e++, axon__iter_next(&it))
+            for (int64_t j = 0; j < len; j++)
+                op_[it.off[1] + j] = xp[it.off[0] + j];
+        return;
+    }
+    n = axon__iter_start(&it, out->rank, out->dims);
     axon__iter_add(&it, x->strides);
     axon__iter_add(&it, out->strides);
     for (int64_t e = 0; e < n; e++, axon__iter_next(&it))
@@ -197,9 +216,16 @@ AXON_RUN_FN void AXON_K(fill)(const axon_tensor *out, AXON_ACC v)
 {
     AXON_T *op_ = (AXON_T *)out->data, t;
     axon__iter it;
-    int64_t n = axon__iter_start(&it, out->rank, out->dims);
-    axon__iter_add(&it, out->strides);
+    int64_t n;
     AXON_ST(&t, v);
+    if (axon__is_dense(out)) {
+        n = axon__numel(out->rank, out->dims);
+        for (int64_t e = 0; e < n; e++)
+            op_[e] = t;
+        return;
+    }
+    n = axon__iter_start(&it, out->rank, out->dims);
+    axon__iter_add(&it, out->strides);
     for (int64_t e = 0; e < n; e++, axon__iter_next(&it))
         op_[it.off[0]] = t;
 }
