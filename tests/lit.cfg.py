@@ -46,3 +46,12 @@ for tool in ['nvcc', 'clang', 'dot', 'cmake']:
         config.available_features.add(tool)
 if sanitize:
     config.available_features.add('sanitize')
+# PyTorch (python3-torch): the benchmarks' smoke runs and the fast kernels'
+# second oracle compare with it; `REQUIRES: torch` where it is needed.
+import subprocess
+try:
+    if subprocess.run(['/usr/bin/python3' if os.path.exists('/usr/bin/python3') else 'python3', '-c', 'import torch'],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120).returncode == 0:
+        config.available_features.add('torch')
+except (OSError, subprocess.TimeoutExpired):
+    pass
