@@ -360,6 +360,17 @@ static const char *fused_expr(R *r, Fuse *fu, LNode *n)
     return t;
 }
 
+/* Whether node n's last size is the constant 1 (a tensor that broadcasts
+ * along the last axis of the loop it is read in). */
+static int last_size_one(const LNode *n)
+{
+    int64_t v = 0;
+    if (!n->shape || n->shape->n == 0)
+        return 0;
+    const Seg *g = &n->shape->s[n->shape->n - 1];
+    return !g->var && g->dim && dim_is_const(g->dim, &v) && v == 1;
+}
+
 /* Node n computed with its fused operands in one loop: rows of the last
  * axis, each a plain loop (the compiler vectorises it where every operand's
  * stride there is 1), the other axes by the odometer. */
@@ -403,11 +414,20 @@ static void fused_code(R *r, LNode *n)
     for (int i = 0; i < nl; i++)
         buf_printf(&offs, ", o%d = 0", i);
     put(r, "%s;", buf_str(&offs));
+    /* the fast body: every operand's last axis read with stride 1, but an
+     * operand whose last size is 1 (a row's max or sum, [r, 1]), read with
+     * stride 0: constants the compiler sees, so that it vectorises */
     Buf cond;
     buf_init(&cond, r->a);
     buf_puts(&cond, "so == 1");
-    for (int i = 0; i < nl; i++)
-        buf_printf(&cond, " && s%d == 1", i);
+    char *row_const = ar_alloc(r->a, (size_t)(nl ? nl : 1));
+    for (int i = 0; i < nl; i++) {
+        row_const[i] = (char)last_size_one(fu.leaves.items[i]);
+        if (row_const[i])
+            buf_printf(&cond, " && (s%d == 0 || inner <= 1)", i);
+        else
+            buf_printf(&cond, " && s%d == 1", i);
+    }
     put(r, "int unit = %s;", buf_str(&cond));
     put(r, "for (int64_t e = 0; e < rows; e++) {");
     r->indent++;
@@ -420,7 +440,7 @@ static void fused_code(R *r, LNode *n)
         r->indent++;
         if (pass == 0)
             for (int i = 0; i < nl; i++)
-                put(r, "const int64_t s%d = 1;", i);
+                put(r, "const int64_t s%d = %d;", i, row_const[i] ? 0 : 1);
         put(r, "for (int64_t j = 0; j < inner; j++) {");
         r->indent++;
         const char *p = buf_str(&fu.code);
