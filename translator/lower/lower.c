@@ -401,9 +401,57 @@ static Value *lower_map(Low *lo, const char *kind, Value **args, int n, Type *rt
     return of_node(lo, loop_out(lo, L, rt));
 }
 
+/* reduce(+, init, x), reduce(max, init, x), reduce(min, init, x): init
+ * combined with one reduction over x's first axis (sum, amax, amin), the
+ * fold's value (a sum in another order: within the tolerance of any sum;
+ * an empty axis gives init, NaN propagates as in the fold), instead of a
+ * loop of one-element steps.  NULL where it does not apply. */
+static Value *reduce_as_reduction(Low *lo, Value **args, Type *rt, Loc loc)
+{
+    if (args[0]->kind != V_BUILTIN || args[0]->is_extern || !args[0]->name || args[2]->kind != V_NODE ||
+        args[1]->kind != V_NODE)
+        return NULL;
+    const char *fn = args[0]->name;
+    const char *red = !strcmp(fn, "+") ? "sum" : !strcmp(fn, "max") ? "amax" : !strcmp(fn, "min") ? "amin" : NULL;
+    LNode *x = args[2]->node, *init = args[1]->node;
+    Type *t = type_prune(rt);
+    int known = 0, rank = shape_rank(shape_norm(lo->c, x->shape), &known);
+    if (!red || !known || rank < 1 || rank > 26 || t->kind != TY_TENSOR || x->elem == EL_BOOL ||
+        x->elem == EL_DIMS || x->elem != init->elem)
+        return NULL;
+    Elem *e = elem_find(t->u.ten.elem);
+    if ((e->prim == EL_VAR ? lo->elem_default : e->prim) != x->elem)
+        return NULL;                    /* (an accumulator of another type: the loop) */
+    char spec[64];
+    int k = 0;
+    for (int i = 0; i < rank; i++)
+        spec[k++] = (char)('a' + i);
+    spec[k++] = '-';
+    spec[k++] = '>';
+    for (int i = 1; i < rank; i++)
+        spec[k++] = (char)('a' + i);
+    spec[k] = 0;
+    LNode *r = node(lo, LN_OP, rt, loc);
+    r->op = red;
+    r->spec = ar_strdup(lo->a, spec);
+    r->nargs = 1;
+    r->args = ar_alloc(lo->a, sizeof(LNode *));
+    r->args[0] = x;
+    LNode *c = node(lo, LN_OP, rt, loc);
+    c->op = fn;
+    c->nargs = 2;
+    c->args = ar_alloc(lo->a, sizeof(LNode *) * 2);
+    c->args[0] = init;
+    c->args[1] = r;
+    return of_node(lo, c);
+}
+
 /* reduce(f, init, x): the accumulator starts as init (broadcast) */
 static Value *lower_reduce(Low *lo, Value **args, Type *rt, Loc loc)
 {
+    Value *direct = reduce_as_reduction(lo, args, rt, loc);
+    if (direct)
+        return direct;
     LLoop *L = new_loop(lo, "reduce", loc);
     pv_push(lo->a, &L->init, node_of(lo, args[1], "reduce's initial value"));
     L->xs[L->nxs++] = node_of(lo, args[2], "a reduced value");
