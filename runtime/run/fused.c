@@ -6,6 +6,23 @@
  * part.
  */
 
+/* Threads for a fused loop of `rows` rows (OpenMP): at most
+ * AXON_MAX_THREADS, never more than rows; a loop of fewer than
+ * AXON__FUSED_PAR_MIN elements runs on one. */
+#ifndef AXON_MAX_THREADS
+#define AXON_MAX_THREADS 8
+#endif
+#define AXON__FUSED_PAR_MIN ((int64_t)1 << 15)
+#ifdef _OPENMP
+#include <omp.h>
+static inline int axon__fused_threads(int64_t rows)
+{
+    int t = omp_get_max_threads();
+    t = t > AXON_MAX_THREADS ? AXON_MAX_THREADS : t;
+    return (int64_t)t > rows ? (int)rows : t < 1 ? 1 : t;
+}
+#endif
+
 static inline float axon__fmax_nan(float x, float y)
 {
     return x != x ? x : y != y ? y : x > y ? x : y;

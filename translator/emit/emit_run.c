@@ -403,17 +403,8 @@ static void fused_code(R *r, LNode *n)
     /* the rows (every axis but the last) by an odometer of our own: any
      * number of operands, each offset moved by its stride */
     put(r, "int64_t rows = inner > 0 ? 1 : 0;");
-    put(r, "int64_t ix[AXON_MAX_RANK];");
-    put(r, "for (int k = 0; k + 1 < rk; k++) {");
+    put(r, "for (int k = 0; k + 1 < rk; k++)");
     put(r, "    rows *= %s.dims[k] > 0 ? %s.dims[k] : 0;", o, o);
-    put(r, "    ix[k] = 0;");
-    put(r, "}");
-    Buf offs;
-    buf_init(&offs, r->a);
-    buf_puts(&offs, "int64_t oo = 0");
-    for (int i = 0; i < nl; i++)
-        buf_printf(&offs, ", o%d = 0", i);
-    put(r, "%s;", buf_str(&offs));
     /* the fast body: every operand's last axis read with stride 1, but an
      * operand whose last size is 1 (a row's max or sum, [r, 1]), read with
      * stride 0: constants the compiler sees, so that it vectorises */
@@ -429,7 +420,40 @@ static void fused_code(R *r, LNode *n)
             buf_printf(&cond, " && s%d == 1", i);
     }
     put(r, "int unit = %s;", buf_str(&cond));
-    put(r, "for (int64_t e = 0; e < rows; e++) {");
+    /* the rows shared out between threads (OpenMP, a large enough loop):
+     * each element computed the same way whichever thread has it */
+    buf_puts(r->out, "#ifdef _OPENMP\n");
+    put(r, "int nth = rows > 1 && rows * inner >= AXON__FUSED_PAR_MIN ? axon__fused_threads(rows) : 1;");
+    put(r, "#pragma omp parallel num_threads(nth) if (nth > 1)");
+    buf_puts(r->out, "#endif\n");
+    put(r, "{");
+    r->indent++;
+    put(r, "int64_t e0 = 0, e1 = rows, ix[AXON_MAX_RANK];");
+    Buf offs;
+    buf_init(&offs, r->a);
+    buf_puts(&offs, "int64_t oo = 0");
+    for (int i = 0; i < nl; i++)
+        buf_printf(&offs, ", o%d = 0", i);
+    put(r, "%s;", buf_str(&offs));
+    buf_puts(r->out, "#ifdef _OPENMP\n");
+    put(r, "if (nth > 1) {");
+    put(r, "    const int t = omp_get_thread_num();");
+    put(r, "    e0 = rows / nth * t + (t < rows %% nth ? t : rows %% nth);");
+    put(r, "    e1 = e0 + rows / nth + (t < rows %% nth);");
+    put(r, "}");
+    buf_puts(r->out, "#endif\n");
+    /* the odometer at row e0 */
+    Buf seek;
+    buf_init(&seek, r->a);
+    buf_printf(&seek, "oo += ix[k] * %s.strides[k];", o);
+    for (int i = 0; i < nl; i++)
+        buf_printf(&seek, " o%d += ix[k] * a%d.strides[k];", i, i);
+    put(r, "for (int64_t k = rk - 2, q = e0; k >= 0; k--) {");
+    put(r, "    ix[k] = q > 0 ? q %% %s.dims[k] : 0;", o);
+    put(r, "    q = q > 0 ? q / %s.dims[k] : 0;", o);
+    put(r, "    %s", buf_str(&seek));
+    put(r, "}");
+    put(r, "for (int64_t e = e0; e < e1; e++) {");
     r->indent++;
     put(r, "float *po = (float *)%s.data + oo;", o);
     for (int i = 0; i < nl; i++)
@@ -473,6 +497,8 @@ static void fused_code(R *r, LNode *n)
     put(r, "    break;");
     put(r, "%s", buf_str(&back));
     put(r, "ix[k] = 0;");
+    r->indent--;
+    put(r, "}");
     r->indent--;
     put(r, "}");
     r->indent--;
