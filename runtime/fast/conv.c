@@ -309,8 +309,8 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
         const int64_t p_lo = pc * p->nc, n = p->np - p_lo < p->nc ? p->np - p_lo : p->nc;
         const int64_t m_lo = mb * p->mc, m = p->k - m_lo < p->mc ? p->k - m_lo : p->mc;
         char *slot = scratch + (nt > 1 ? axon__fv_thread_id() : 0) * p->slot;
-        float *col = (float *)slot, *cbuf = (float *)(slot + axon__cv_round64(p->col * 4));
-        void *gs = slot + axon__cv_round64(p->col * 4) + axon__cv_round64(p->cbuf * 4);
+        float *col = (float *)slot, *cbuf = (float *)(slot + axon__gemm_round64(p->col * 4));
+        void *gs = slot + axon__gemm_round64(p->col * 4) + axon__gemm_round64(p->cbuf * 4);
         float *yo = (float *)out->data + b * os[0] + (gi * p->k + m_lo) * os[1];
         const float *bp;
         int64_t brs, bcs;

@@ -203,13 +203,19 @@ AXON_FN int64_t axon__gemm_scratch_bound(int64_t mx, int64_t nx, int64_t kx)
 
 /* ---- matmul.c: the scratch of a product and an einsum ----------------- */
 
+/* a * b, INT64_MAX past it (sizes: both at least 0) */
+AXON_FN int64_t axon__f_sat(int64_t a, int64_t b)
+{
+    return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+
 AXON_FN int64_t axon__f_numel(const axon_shape *s)
 {
     int64_t n = 1;
     for (int i = 0; i < s->rank; i++) {
         if (s->dims[i] <= 0)
             return 0;
-        n = n > INT64_MAX / s->dims[i] ? INT64_MAX : n * s->dims[i];
+        n = axon__f_sat(n, s->dims[i]);
     }
     return n;
 }
@@ -220,12 +226,6 @@ AXON_FN int64_t axon__f_numel(const axon_shape *s)
  * count and k alone, which the views of run() do not change (linear's
  * [s, 1, m] for [s, m]); the small products side by side use it only where
  * they fit (axon__f_side_by_side). */
-/* a * b, INT64_MAX past it (sizes: both at least 0) */
-AXON_FN int64_t axon__f_sat(int64_t a, int64_t b)
-{
-    return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
-}
-
 /* The scratch of a two-operand einsum whose products have at most m rows,
  * n columns and a sum of k (run()'s code knows them from the spec: the
  * sizes of the labels of out and a alone, of out and b alone, of a or b
@@ -308,11 +308,6 @@ typedef struct axon__cv_plan {
     int64_t slot;                       /* scratch bytes per thread */
 } axon__cv_plan;
 
-AXON_FN int64_t axon__cv_round64(int64_t bytes)
-{
-    return (bytes + 63) / 64 * 64;
-}
-
 AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int64_t *od, const int64_t stride[2],
                                 const int64_t pad[2], const int64_t dil[2], int64_t groups, axon__cv_plan *p)
 {
@@ -386,7 +381,7 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
         p->kc = (p->k + p->nkc - 1) / p->nkc;
         p->nkc = (p->k + p->kc - 1) / p->kc;
         p->units = base * p->nkc;
-        p->slot = axon__cv_round64(p->c * p->plane * 4);
+        p->slot = axon__gemm_round64(p->c * p->plane * 4);
         return;
     }
     p->kind = AXON__CV_GEMM;
@@ -412,7 +407,7 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
         p->col = p->kk * p->nc;
         p->cbuf = p->mc * p->nc;
         p->gemm = axon__gemm_scratch_serial(p->mc, p->nc, p->kk);
-        p->slot = axon__cv_round64(p->col * 4) + axon__cv_round64(p->cbuf * 4) + axon__cv_round64(p->gemm);
+        p->slot = axon__gemm_round64(p->col * 4) + axon__gemm_round64(p->cbuf * 4) + axon__gemm_round64(p->gemm);
     }
 }
 
