@@ -1033,7 +1033,7 @@ static int known_bound(Ctx *c, Constraint *k, Dim *d)
     Bounds2 *o = dm_get(m, neg);
     for (int i = 0; o && i < 2; i++) {
         Bound *ob = i ? &o->rule : &o->clause;
-        if (still_bounds(c, ob, neg, k->level, &have) && val + have < 0 && !c->overflow)
+        if (ob->k != k && still_bounds(c, ob, neg, k->level, &have) && val + have < 0 && !c->overflow)
             err_bounds(c, k, L, val, ob->k, have);
     }
     c->overflow = 0;
@@ -1042,10 +1042,12 @@ static int known_bound(Ctx *c, Constraint *k, Dim *d)
         b2 = ar_alloc(c->arena, sizeof *b2);
         dm_put(m, L, b2);
     }
-    if (still_bounds(c, &b2->clause, L, k->level, &have) && have <= val)
+    /* (a bound kept by k itself, examined again after a binding made its
+     * size another's, is no evidence for k) */
+    if (b2->clause.k != k && still_bounds(c, &b2->clause, L, k->level, &have) && have <= val)
         return 1;                       /* implied by a kept clause */
     Bound *b = k->clause ? &b2->clause : &b2->rule;
-    if (still_bounds(c, b, L, k->level, &have)) {
+    if (b->k != k && still_bounds(c, b, L, k->level, &have)) {
         if (have <= val)
             return 1;                   /* implied by the kept one */
         if (b->k->level == k->level)

@@ -89,5 +89,19 @@ int main(void)
     in[0] = SHAPE(0);
     BAD(half, AXON_ERR_CONSTRAINT);
 
+    /* 5. a window of 1 needs a non-empty input: b = 0 is an error
+     *    (was: accepted, output [a, d, 0]) */
+    in[0] = SHAPE(2, 3, 5);
+    in[1] = SHAPE(4, 3, 1);
+    OK(cg1);
+    EXPECT_SHAPE(out[0], SHAPE(2, 4, 5));
+    OK(xw1);
+    EXPECT_SHAPE(out[0], SHAPE(2, 4, 5));
+    in[0] = SHAPE(2, 3, 0);
+    BAD(cg1, AXON_ERR_CONSTRAINT);
+    EXPECT_STR(err.message, "soundness2.axon:19:51: conv1d_grouped: the clause `where d * (r - 1) + 1 <= l + 2 * p` does not hold (l + 2 * p - (d * (r - 1) + 1) is -1, from b - 1)");
+    BAD(xw1, AXON_ERR_CONSTRAINT);
+    EXPECT_STR(err.message, "soundness2.axon:21:51: win: the clause `where d * (r - 1) + 1 <= l` does not hold (l - (d * (r - 1) + 1) is -1, from b - 1)");
+
     return expect_summary();
 }
