@@ -66,7 +66,14 @@
 
 /* ---- gemm.c: the configuration: vector width, tile, block limits ---------------- */
 
-#if defined(__GNUC__) && !defined(AXON_GEMM_SCALAR)
+#if defined(AXON__TARGET_MR)
+/* (a target named by its tile: axonc's own estimate of each target's
+ * scratch for a bounded function's WORKSPACE_BYTES_MAX,
+ * translator/emit/scratch.c; the kernels are never compiled so) */
+#define AXON__GEMM_VB AXON__TARGET_VB
+#define AXON__GEMM_MR AXON__TARGET_MR
+#define AXON__GEMM_NR AXON__TARGET_NR
+#elif defined(__GNUC__) && !defined(AXON_GEMM_SCALAR)
 #if defined(__AVX512F__)
 #define AXON__GEMM_VB 64
 #define AXON__GEMM_MR 8

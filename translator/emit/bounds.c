@@ -244,3 +244,14 @@ int bounds_max_elements(Bounds *b, Shape *s, int64_t *out)
     *out = n;
     return 1;
 }
+
+int bounds_max_dims(Bounds *b, Shape *s, int64_t *dims, int cap)
+{
+    s = shape_norm(b->c, s);
+    if (s->n > (uint32_t)cap)
+        return -1;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (!s->s[i].dim || !bounds_max(b, s->s[i].dim, &dims[i]))
+            return -1;
+    return (int)s->n;
+}

@@ -26,5 +26,8 @@ Dim *bounds_upper(Bounds *b, Dim *d);
 int bounds_max(Bounds *b, Dim *d, int64_t *out);
 /* The largest element count of a tensor of this shape; 0 if unbounded. */
 int bounds_max_elements(Bounds *b, Shape *s, int64_t *out);
+/* The largest value of each axis of a shape of at most cap axes, into
+ * dims: its rank, or -1 when an axis is not bounded (or not known). */
+int bounds_max_dims(Bounds *b, Shape *s, int64_t *dims, int cap);
 
 #endif

@@ -5,6 +5,7 @@
 #define AXONC_EMIT_H
 
 #include "compile.h"
+#include "scratch.h"
 
 /* The most tensors (inputs, outputs and named intermediates together) of
  * an exported function; a function with more is left out, with a warning. */
@@ -44,6 +45,7 @@ typedef struct FnCode {
     const char *why;        /* EmitOptions.run_nodes: why it failed */
     int bounded;            /* every size bounded (spec 8b): temp_max holds */
     const int64_t *temp_max;    /* the largest element count of each intermediate */
+    const ScratchShape *temp_dims_max;  /* and of each axis (rank -1: unbounded) */
 } FnCode;
 
 /* A template into out: each line marked with markers[i] replaced by

@@ -2194,6 +2194,12 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
     fc->ntemps = plan.temps.n;
     fc->bounded = bounded;
     fc->temp_max = maxima[2];
+    if (bounded) {
+        ScratchShape *dm = ar_alloc(a, sizeof(ScratchShape) * (size_t)(plan.temps.n ? plan.temps.n : 1));
+        for (int i = 0; i < plan.temps.n; i++)      /* (a dims value's shape is its values) */
+            dm[i].rank = bounds_max_dims(bd, ((PTensor *)plan.temps.items[i])->type->u.ten.shape, dm[i].dims, 8);
+        fc->temp_dims_max = dm;
+    }
 
     plan_clear(&plan);
     return 0;

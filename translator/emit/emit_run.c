@@ -49,6 +49,13 @@ typedef struct R {
     LNode **dyn_node;      /* the nonzero that produces dyn[k] */
     int scratch_ok;        /* the fast kernels that need scratch may run */
     Buf scratch;           /* prepare(): each such step's scratch, "s = ...;" */
+    /* A bounded function (WORKSPACE_BYTES_MAX): the steps that need scratch
+     * run fast where their largest sizes are known and prepare() finds the
+     * scratch fits the bound, the reference otherwise (scratch.h). */
+    int bounded;
+    const ScratchShape *dmax;  /* each node's largest sizes (rank -1: none) */
+    ScratchNeed most;      /* the most any such step needs */
+    int bounded_fast;      /* a step runs so */
 } R;
 
 static void put(R *r, const char *fmt, ...)
@@ -98,26 +105,47 @@ static void need(R *r, int kf, int elem)
     r->k->need[kf][elem] = 1;
 }
 
+/* The scratch a step needs at the function's largest sizes, or none
+ * known (fixed INT64_MAX). */
+static const ScratchNeed no_need = { INT64_MAX, 0 };
+
 /* Whether node n runs the fast f32 kernel of family ff (and the header
- * carries it).  One that needs scratch does not in a function whose
- * workspace has a compile-time bound (P_NAME_WORKSPACE_BYTES_MAX: the
- * scratch depends on the target's vector width) or a nonzero (its sizes
- * change during run()): those call the reference (docs/c-api.md). */
-static int fast(R *r, LNode *n, int ff, int needs_scratch)
+ * carries it).  nd: NULL where it needs no scratch; else its need at
+ * the largest sizes, for a bounded function (P_NAME_WORKSPACE_BYTES_MAX
+ * reserves the most of them; where it is not known the step runs the
+ * reference).  A function with a nonzero (its sizes change during run())
+ * runs the references where they need scratch (docs/c-api.md). */
+static int fast(R *r, LNode *n, int ff, const ScratchNeed *nd)
 {
-    if (n->elem != EL_F32 || (needs_scratch && !r->scratch_ok))
+    if (n->elem != EL_F32)
         return 0;
+    if (nd && !r->scratch_ok) {
+        if (!r->bounded || nd->fixed == INT64_MAX)
+            return 0;
+        r->most.fixed = nd->fixed > r->most.fixed ? nd->fixed : r->most.fixed;
+        r->most.per_thread = nd->per_thread > r->most.per_thread ? nd->per_thread : r->most.per_thread;
+        r->bounded_fast = 1;
+    }
     r->k->fast[ff] = 1;
     if (ff == FF_MATMUL)
         need(r, KF_EINSUM, EL_F32);         /* (matmul.c's fallback) */
     return 1;
 }
 
-/* The fast call, and the reference's where AXON_NO_FAST is defined. */
-static void fast_or_ref(R *r, const char *fastcall, const char *refcall)
+/* The fast call, and the reference's where AXON_NO_FAST is defined (and,
+ * in a bounded function, where prepare() found the scratch would not fit
+ * and left none: a step that needs scratch). */
+static void fast_or_ref(R *r, const char *fastcall, const char *refcall, int scratch)
 {
     buf_puts(r->out, "#ifndef AXON_NO_FAST\n");
-    put(r, "%s", fastcall);
+    if (scratch && r->bounded) {
+        put(r, "if (plan->ws_scratch_bytes > 0)");
+        put(r, "    %s", fastcall);
+        put(r, "else");
+        put(r, "    %s", refcall);
+    } else {
+        put(r, "%s", fastcall);
+    }
     buf_puts(r->out, "#else\n");
     put(r, "%s", refcall);
     buf_puts(r->out, "#endif\n");
@@ -513,21 +541,16 @@ static const char *pdims(R *r, const char *v)
     return strncmp(v, "node[", 5) ? v : ar_printf(r->a, "plan->%s", v);
 }
 
-/* prepare()'s scratch of a two-operand einsum: its products' rows, columns
- * and sum from the spec where it names every axis ("bnd,bmd->bnm": rows
- * n, columns m, sum d; a label of out alone counts as rows and columns),
- * else the bound from the operands' sizes. */
-static const char *einsum_scratch(R *r, LNode *n)
+/* A two-operand einsum's labels by group: bit t of in[l] says label l is
+ * in side t (a, b, out), at axis pos[l] of node of[l].  0 where the spec
+ * does not name every axis of known rank. */
+static int einsum_labels(LNode *n, unsigned char in[256], LNode *of_l[256], int pos_l[256])
 {
     const char *sp = n->spec ? n->spec : "", *arrow = strstr(sp, "->"), *comma = strchr(sp, ',');
-    const char *fallback = ar_printf(r->a, "axon__f_einsum_scratch(2, %s, %s, %s)", pshape(r, n->args[0]),
-                                     pshape(r, n->args[1]), pshape(r, n));
     if (!arrow || !comma || comma > arrow || strchr(sp, '.') || strchr(comma + 1, ','))
-        return fallback;
+        return 0;
     const char *sides[3] = { sp, comma + 1, arrow + 2 }, *ends[3] = { comma, arrow, sp + strlen(sp) };
     LNode *of[3] = { n->args[0], n->args[1], n };
-    unsigned char in[256] = { 0 };        /* bit t: the label is in side t */
-    const char *dim[256] = { 0 };
     for (int t = 0; t < 3; t++) {
         int pos = 0, known = 0, rank = shape_rank(of[t]->shape, &known);
         for (const char *c = sides[t]; c < ends[t]; c++) {
@@ -535,25 +558,127 @@ static const char *einsum_scratch(R *r, LNode *n)
             if (l == ' ')
                 continue;
             if (!known || pos >= rank)
-                return fallback;            /* (a spec that does not fit) */
+                return 0;                   /* (a spec that does not fit) */
             in[l] |= (unsigned char)(1 << t);
-            if (!dim[l])
-                dim[l] = ar_printf(r->a, "plan->node[%d].dims[%d]", of[t]->id, pos);
+            if (!of_l[l]) {
+                of_l[l] = of[t];
+                pos_l[l] = pos;
+            }
             pos++;
         }
     }
-    const char *m = "1", *c = "1", *k = "1";
-    for (int l = 0; l < 256; l++) {
-        if (!in[l])
-            continue;
-        if (!(in[l] & 4))
-            k = ar_printf(r->a, "axon__f_sat(%s, %s)", k, dim[l]);
-        else if (in[l] == (1 | 4) || in[l] == 4)
-            m = ar_printf(r->a, "axon__f_sat(%s, %s)", m, dim[l]);
-        if (in[l] == (2 | 4) || in[l] == 4)
-            c = ar_printf(r->a, "axon__f_sat(%s, %s)", c, dim[l]);
+    return 1;
+}
+
+/* Which of an einsum's products' rows (0), columns (1) and sum (2) label
+ * l's size multiplies (a label of out alone counts as rows and columns):
+ * a mask. */
+static int einsum_group(unsigned char in)
+{
+    if (!(in & 4))
+        return 4;
+    return ((in == (1 | 4) || in == 4) ? 1 : 0) | ((in == (2 | 4) || in == 4) ? 2 : 0);
+}
+
+/* prepare()'s scratch of a two-operand einsum: its products' rows, columns
+ * and sum from the spec where it names every axis ("bnd,bmd->bnm": rows
+ * n, columns m, sum d), else the bound from the operands' sizes. */
+static const char *einsum_scratch(R *r, LNode *n)
+{
+    unsigned char in[256] = { 0 };
+    LNode *of[256] = { 0 };
+    int pos[256];
+    if (!einsum_labels(n, in, of, pos))
+        return ar_printf(r->a, "axon__f_einsum_scratch(2, %s, %s, %s)", pshape(r, n->args[0]), pshape(r, n->args[1]),
+                         pshape(r, n));
+    const char *mck[3] = { "1", "1", "1" };
+    for (int l = 0; l < 256; l++)
+        for (int g = 0; g < 3 && in[l]; g++)
+            if (einsum_group(in[l]) & (1 << g))
+                mck[g] = ar_printf(r->a, "axon__f_sat(%s, plan->node[%d].dims[%d])", mck[g], of[l]->id, pos[l]);
+    return ar_printf(r->a, "axon__f_einsum_scratch_mnk(%s, %s, %s)", mck[0], mck[1], mck[2]);
+}
+
+/* ---- a bounded function's steps that need scratch: their need at the
+ * largest sizes (scratch.h), or no_need ---- */
+
+static const ScratchShape *dmax_of(R *r, LNode *d)
+{
+    return r->dmax && r->dmax[d->id].rank >= 0 ? &r->dmax[d->id] : NULL;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    return a < 0 || b < 0 ? INT64_MAX : b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+
+static int64_t count_of(const ScratchShape *s)
+{
+    int64_t n = 1;
+    for (int i = 0; i < s->rank; i++)
+        n = sat_mul(n, s->dims[i]);
+    return n;
+}
+
+static ScratchNeed need_matmul(R *r, LNode *n)
+{
+    const ScratchShape *a, *b, *o;
+    if (!r->bounded || !(a = dmax_of(r, n->args[0])) || !(b = dmax_of(r, n->args[1])) || !(o = dmax_of(r, n)))
+        return no_need;
+    return scratch_matmul(a, b, o);
+}
+
+static ScratchNeed need_einsum(R *r, LNode *n)
+{
+    const ScratchShape *a, *b, *o;
+    if (!r->bounded || !(a = dmax_of(r, n->args[0])) || !(b = dmax_of(r, n->args[1])) || !(o = dmax_of(r, n)))
+        return no_need;
+    unsigned char in[256] = { 0 };
+    LNode *of[256] = { 0 };
+    int pos[256];
+    if (!einsum_labels(n, in, of, pos)) {
+        int64_t no = count_of(o);
+        return scratch_einsum_mnk(no, no, sat_mul(count_of(a), count_of(b)));
     }
-    return ar_printf(r->a, "axon__f_einsum_scratch_mnk(%s, %s, %s)", m, c, k);
+    int64_t mck[3] = { 1, 1, 1 };
+    for (int l = 0; l < 256; l++)
+        for (int g = 0; g < 3 && in[l]; g++)
+            if (einsum_group(in[l]) & (1 << g)) {
+                const ScratchShape *d = dmax_of(r, of[l]);
+                if (!d || pos[l] >= d->rank)
+                    return no_need;
+                mck[g] = sat_mul(mck[g], d->dims[pos[l]]);
+            }
+    return scratch_einsum_mnk(mck[0], mck[1], mck[2]);
+}
+
+/* prm: s0, s1, p0, p1, d0, d1, groups, as the conv's code reads them. */
+static ScratchNeed need_conv(R *r, LNode *n, int one_d, int grouped)
+{
+    const ScratchShape *x, *w, *o;
+    if (!r->bounded || !(x = dmax_of(r, n->args[0])) || !(w = dmax_of(r, n->args[1])) || !(o = dmax_of(r, n)))
+        return no_need;
+    int64_t prm[7] = { 1, 1, 0, 0, 1, 1, 1 };
+    if (n->nargs >= 4) {
+        for (int i = 0; i < 2; i++) {
+            if (one_d && i == 0)
+                continue;
+            int j = one_d ? 0 : i;
+            for (int q = 0; q < (grouped ? 3 : 2); q++) {
+                const ScratchShape *v = dmax_of(r, n->args[2 + q]);
+                if (!v || j >= v->rank)
+                    return no_need;
+                prm[2 * q + i] = v->dims[j];
+            }
+        }
+        if (grouped) {
+            const ScratchShape *v = dmax_of(r, n->args[5]);
+            if (!v || v->rank < 1)
+                return no_need;
+            prm[6] = v->dims[0];
+        }
+    }
+    return scratch_conv(x, w, o, one_d, prm);
 }
 
 /* matmul (and linear, x and o viewed as its batched product): the fast
@@ -561,11 +686,12 @@ static const char *einsum_scratch(R *r, LNode *n)
 static void matmul_call(R *r, LNode *n, const char *x, const char *y, const char *o)
 {
     const char *ref = ar_printf(r->a, "axon__k_matmul_%s(&%s, &%s, &%s);", tn(n->elem), x, y, o);
-    if (!fast(r, n, FF_MATMUL, 1)) {
+    ScratchNeed nd = need_matmul(r, n);
+    if (!fast(r, n, FF_MATMUL, &nd)) {
         put(r, "%s", ref);
         return;
     }
-    fast_or_ref(r, ar_printf(r->a, "axon__f_matmul(&%s, &%s, &%s, ws + plan->ws_scratch, plan->ws_scratch_bytes);", x, y, o), ref);
+    fast_or_ref(r, ar_printf(r->a, "axon__f_matmul(&%s, &%s, &%s, ws + plan->ws_scratch, plan->ws_scratch_bytes);", x, y, o), ref, 1);
     scratch_for(r, ar_printf(r->a, "axon__f_matmul_scratch(%s, %s, %s)", pshape(r, n->args[0]), pshape(r, n->args[1]),
                              pshape(r, n)));
 }
@@ -671,10 +797,12 @@ static void op_code(R *r, LNode *n)
         need(r, KF_CONV, n->elem);
         put(r, "{ const int64_t s[2] = { %s, %s }, p[2] = { %s, %s }, d[2] = { %s, %s };", s[0], s[1], p[0], p[1], d[0],
             d[1]);
-        const char *ref = ar_printf(r->a, "  axon__k_conv2d_%s(&%s, &%s, &%s, s, p, d, %s); }", T, x, w, o, g);
-        if (fast(r, n, FF_CONV, 1)) {
-            fast_or_ref(r, ar_printf(r->a, "  axon__f_conv2d(&%s, &%s, &%s, s, p, d, %s, ws + plan->ws_scratch); }", x,
-                                     w, o, g), ref);
+        r->indent++;
+        const char *ref = ar_printf(r->a, "axon__k_conv2d_%s(&%s, &%s, &%s, s, p, d, %s);", T, x, w, o, g);
+        ScratchNeed nd = need_conv(r, n, one_d, grouped);
+        if (fast(r, n, FF_CONV, &nd)) {
+            fast_or_ref(r, ar_printf(r->a, "axon__f_conv2d(&%s, &%s, &%s, s, p, d, %s, ws + plan->ws_scratch);", x,
+                                     w, o, g), ref, 1);
             scratch_for(r, ar_printf(r->a, "axon__f_conv_scratch(%s, %s, %s, %d, %s, %s, %s, %s, %s, %s, %s)",
                                      pshape(r, n->args[0]), pshape(r, n->args[1]), pshape(r, n), one_d,
                                      pdims(r, s[0]), pdims(r, s[1]), pdims(r, p[0]), pdims(r, p[1]), pdims(r, d[0]),
@@ -682,6 +810,8 @@ static void op_code(R *r, LNode *n)
         } else {
             put(r, "%s", ref);
         }
+        r->indent--;
+        put(r, "}");
     } else if (!strncmp(op, "maxpool", 7) || !strncmp(op, "avgpool", 7)) {
         const char *x = view(r, n->args[0]);
         int one_d = strstr(op, "1d") != NULL;
@@ -702,9 +832,9 @@ static void op_code(R *r, LNode *n)
             p[0], p[1]);
         const char *ref = ar_printf(r->a, "  axon__k_pool2d_%s(AXON_RED_%s, &%s, &%s, w, s, p); }", T,
                                     op[0] == 'm' ? "MAX" : "MEAN", x, o);
-        if (fast(r, n, FF_POOL, 0))
+        if (fast(r, n, FF_POOL, NULL))
             fast_or_ref(r, ar_printf(r->a, "  axon__f_pool2d(AXON_RED_%s, &%s, &%s, w, s, p); }",
-                                     op[0] == 'm' ? "MAX" : "MEAN", x, o), ref);
+                                     op[0] == 'm' ? "MAX" : "MEAN", x, o), ref, 0);
         else
             put(r, "%s", ref);
     } else if (!strcmp(op, "upsample2d")) {
@@ -744,16 +874,16 @@ static void op_code(R *r, LNode *n)
         const char *x = view(r, n->args[0]);
         need(r, KF_NORM, n->elem);
         const char *ref = ar_printf(r->a, "axon__k_softmax_%s(%d, &%s, &%s);", T, op[0] == 'l', x, o);
-        if (fast(r, n, FF_NORM, 0))
-            fast_or_ref(r, ar_printf(r->a, "axon__f_softmax(%d, &%s, &%s);", op[0] == 'l', x, o), ref);
+        if (fast(r, n, FF_NORM, NULL))
+            fast_or_ref(r, ar_printf(r->a, "axon__f_softmax(%d, &%s, &%s);", op[0] == 'l', x, o), ref, 0);
         else
             put(r, "%s", ref);
     } else if (!strcmp(op, "layernorm")) {
         const char *x = view(r, n->args[0]), *g = view(r, n->args[1]), *bb = view(r, n->args[2]);
         need(r, KF_NORM, n->elem);
         const char *ref = ar_printf(r->a, "axon__k_layernorm_%s(&%s, &%s, &%s, &%s);", T, x, g, bb, o);
-        if (fast(r, n, FF_NORM, 0))
-            fast_or_ref(r, ar_printf(r->a, "axon__f_layernorm(&%s, &%s, &%s, &%s);", x, g, bb, o), ref);
+        if (fast(r, n, FF_NORM, NULL))
+            fast_or_ref(r, ar_printf(r->a, "axon__f_layernorm(&%s, &%s, &%s, &%s);", x, g, bb, o), ref, 0);
         else
             put(r, "%s", ref);
     } else if (!strcmp(op, "gather")) {
@@ -818,15 +948,19 @@ static void op_code(R *r, LNode *n)
         put(r, "ops[1] = %s;", y);
         put(r, "axon__einsum_setup(\"%s\", %d, ops, &%s, lab, olab, ld);", n->spec, n->nargs, o);
         put(r, "{ const axon_tensor *opp[2] = { &ops[0], &ops[1] }; const int *labp[2] = { lab[0], lab[1] };");
-        const char *ref = ar_printf(r->a, "  axon__k_einsum_%s(%d, opp, labp, &%s, olab, AXON__MAX_LABELS, ld); }", T,
+        r->indent++;
+        const char *ref = ar_printf(r->a, "axon__k_einsum_%s(%d, opp, labp, &%s, olab, AXON__MAX_LABELS, ld);", T,
                                     n->nargs, o);
-        if (n->nargs == 2 && fast(r, n, FF_MATMUL, 1)) {
-            fast_or_ref(r, ar_printf(r->a, "  axon__f_einsum(2, opp, labp, &%s, olab, AXON__MAX_LABELS, ld, "
-                                           "ws + plan->ws_scratch, plan->ws_scratch_bytes); }", o), ref);
+        ScratchNeed nd = n->nargs == 2 ? need_einsum(r, n) : no_need;
+        if (n->nargs == 2 && fast(r, n, FF_MATMUL, &nd)) {
+            fast_or_ref(r, ar_printf(r->a, "axon__f_einsum(2, opp, labp, &%s, olab, AXON__MAX_LABELS, ld, "
+                                           "ws + plan->ws_scratch, plan->ws_scratch_bytes);", o), ref, 1);
             scratch_for(r, einsum_scratch(r, n));
         } else {
             put(r, "%s", ref);
         }
+        r->indent--;
+        put(r, "}");
         r->indent--;
         put(r, "}");
     } else if (!strcmp(op, "sum") || !strcmp(op, "mean") || !strcmp(op, "amax") || !strcmp(op, "amin") ||
@@ -1188,17 +1322,19 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
             max_total = layout_place(L, sz, max_off);
     }
 
-    /* the fast kernels' scratch: where the workspace has no compile-time
-     * bound and no nonzero changes sizes during run() */
+    /* the fast kernels' scratch: where no nonzero changes sizes during
+     * run(); a bounded function's at its largest sizes, in its bound */
     r.scratch_ok = max_total < 0 && nd == 0;
+    r.bounded = max_total >= 0 && nd == 0;
+    r.dmax = rfc.temp_dims_max;
+    r.most.fixed = r.most.per_thread = 0;
+    r.bounded_fast = 0;
     buf_init(&r.scratch, a);
     buf_printf(&rc->plan, "    int64_t ws_scratch;        /* (run(): the fast kernels' scratch in the workspace) */\n");
     buf_printf(&rc->plan, "    int64_t ws_scratch_bytes;\n");
 
-    /* the shape function of the nodes */
-    if (max_total >= 0)
-        buf_printf(&rc->solve, "/* The most workspace %s_run() needs, whatever the sizes its where clauses allow. */\n"
-                               "#define %s_WORKSPACE_BYTES_MAX INT64_C(%lld)\n", cname, cname, (long long)max_total);
+    /* the shape function of the nodes (WORKSPACE_BYTES_MAX goes before
+     * it once the body has said what scratch it takes) */
     {
         const char *markers[] = { "DIMS", "BODY" };
         const char *texts[] = { buf_str(&rfc.dims), buf_str(&rfc.body) };
@@ -1260,10 +1396,10 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
             buf_init(&o, a);
             for (int i = 0; i < nb; i++)
                 buf_printf(&o, "%sINT64_C(%lld)", i ? ", " : "", (long long)max_off[i]);
-            buf_printf(p, "        if (plan->workspace_bytes > %s_WORKSPACE_BYTES_MAX) {\n", cname);
+            buf_printf(p, "        if (plan->workspace_bytes > INT64_C(%lld)) {\n", (long long)max_total);
             buf_printf(p, "            const int64_t at_max[%d] = { %s };\n", nb, buf_str(&o));
             buf_printf(p, "            for (int i = 0; i < %d; i++)\n                plan->ws_offset[i] = at_max[i];\n", nb);
-            buf_printf(p, "            plan->workspace_bytes = %s_WORKSPACE_BYTES_MAX;\n        }\n", cname);
+            buf_printf(p, "            plan->workspace_bytes = INT64_C(%lld);\n        }\n", (long long)max_total);
         }
         buf_printf(p, "        (void)el;\n");
     } else {
@@ -1341,12 +1477,33 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
     }
     rr->out = &rc->impl;
     const char *bt = buf_str(&body);
+    if (max_total >= 0) {
+        /* the buffers at their largest, then the scratch of the steps that
+         * need most, at the largest sizes, for AXON_MAX_THREADS threads */
+        Buf d;
+        buf_init(&d, a);
+        int64_t at = (max_total + 63) / 64 * 64;
+        int scratch = r.bounded_fast && r.most.fixed <= INT64_MAX / 4 - at && r.most.per_thread <= INT64_MAX / 4 / 4096;
+        buf_printf(&d, "/* The most workspace %s_run() needs, whatever the sizes its where clauses allow%s. */\n", cname,
+                   scratch ? " (with the fast kernels' scratch for AXON_MAX_THREADS threads, unless AXON_NO_FAST)" : "");
+        if (scratch)
+            buf_printf(&d, "#ifdef AXON_NO_FAST\n#define %s_WORKSPACE_BYTES_MAX INT64_C(%lld)\n#else\n"
+                           "#define %s_WORKSPACE_BYTES_MAX (INT64_C(%lld) + INT64_C(%lld) * AXON_MAX_THREADS)\n#endif\n",
+                       cname, (long long)max_total, cname, (long long)(at + r.most.fixed), (long long)r.most.per_thread);
+        else
+            buf_printf(&d, "#define %s_WORKSPACE_BYTES_MAX INT64_C(%lld)\n", cname, (long long)max_total);
+        buf_puts(&d, buf_str(&rc->solve));
+        rc->solve = d;
+    }
     /* prepare(): the scratch of the step that needs most, after the buffers */
     buf_printf(&rc->prepare, "    plan->ws_scratch = 0;\n    plan->ws_scratch_bytes = 0;\n");
     if (r.scratch.n) {
         buf_printf(&rc->prepare, "#ifndef AXON_NO_FAST\n    if (plan->workspace_bytes >= 0) {   /* (the fast kernels' "
                                  "scratch) */\n        int64_t scr = 0, s;\n");
         buf_puts(&rc->prepare, buf_str(&r.scratch));
+        if (r.bounded)      /* (a bounded function: in its bound, or none) */
+            buf_printf(&rc->prepare, "        if (scr > %s_WORKSPACE_BYTES_MAX - (plan->workspace_bytes + 63) / 64 * 64)\n"
+                                     "            scr = 0;\n", cname);
         buf_printf(&rc->prepare, "        if (scr > 0 && plan->workspace_bytes > INT64_MAX - 64 - scr)\n"
                                  "            plan->workspace_bytes = -1;\n"
                                  "        else if (scr > 0) {\n"
