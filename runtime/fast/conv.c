@@ -270,6 +270,21 @@ AXON_RUN_FN void axon__cv_im2col(const axon__cv_plan *p, const axon_tensor *x, i
     }
 }
 
+/* The same on the input's grid (plan.wide: stride 1, no padding, x's
+ * rows contiguous and one row apart): col[(ci, r, q)][m] = x[ci, at +
+ * (r * d0) * w + q * d1 + m], one run for each row of col. */
+AXON_RUN_FN void axon__cv_im2col_wide(const axon__cv_plan *p, const axon_tensor *x, int64_t b, int64_t gi,
+                                      int64_t p_lo, int64_t n, float *col)
+{
+    const int64_t *xs = x->strides;
+    for (int64_t ci = 0; ci < p->c; ci++) {
+        const float *xc = (const float *)x->data + b * xs[0] + (gi * p->c + ci) * xs[1] + p_lo;
+        for (int64_t r = 0; r < p->r; r++)
+            for (int64_t q = 0; q < p->q; q++)
+                axon__cv_copy(col + ((ci * p->r + r) * p->q + q) * n, xc + r * p->d0 * p->w + q * p->d1, 1, n);
+    }
+}
+
 /* The stride of w's (c, r, q) axes read as one axis (1 when all three
  * have size 1), or 0 when they are not one axis (then the reference
  * runs). */
@@ -299,7 +314,7 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
     /* B is x itself: a 1x1 stride-1 unpadded conv on pixels one stride apart */
     const int direct_b = p->r == 1 && p->q == 1 && p->s0 == 1 && p->s1 == 1 && p->p0 == 0 && p->p1 == 0 &&
                          p->oh == p->h && p->ow == p->w && (p->h == 1 || xs[2] == p->w * xs[3]);
-    const int direct_c = p->oh == 1 || os[2] == p->ow * os[3];
+    const int direct_c = !p->wide && (p->oh == 1 || os[2] == p->ow * os[3]);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
 #endif
@@ -319,7 +334,10 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
             brs = xs[1];
             bcs = xs[3];
         } else {
-            axon__cv_im2col(p, x, b, gi, p_lo, n, col);
+            if (p->wide)
+                axon__cv_im2col_wide(p, x, b, gi, p_lo, n, col);
+            else
+                axon__cv_im2col(p, x, b, gi, p_lo, n, col);
             bp = col;
             brs = n;
             bcs = 1;
@@ -329,6 +347,23 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
                         os[3], 0, gs);
         } else {
             axon__sgemm_serial(m, n, p->kk, wp + (gi * p->k + m_lo) * ws0, ws0, wcs, bp, brs, bcs, cbuf, n, 1, 0, gs);
+            if (p->wide) {              /* (the grid's columns j < ow, a run per row) */
+                for (int64_t e = 0; e < n;) {
+                    const int64_t pix = p_lo + e, i = pix / p->w, j = pix % p->w;
+                    const int64_t len = p->w - j < n - e ? p->w - j : n - e;
+                    const int64_t keep = j >= p->ow ? 0 : p->ow - j < len ? p->ow - j : len;
+                    for (int64_t o = 0; o < m && keep > 0; o++) {
+                        float *dst = yo + o * os[1] + i * os[2] + j * os[3];
+                        if (os[3] == 1)
+                            axon__cv_copy(dst, cbuf + o * n + e, 1, keep);
+                        else
+                            for (int64_t t = 0; t < keep; t++)
+                                dst[t * os[3]] = cbuf[o * n + e + t];
+                    }
+                    e += len;
+                }
+                continue;
+            }
             for (int64_t o = 0; o < m; o++)
                 for (int64_t e = 0; e < n; e++) {
                     const int64_t pix = p_lo + e;
@@ -360,7 +395,8 @@ AXON_RUN_FN void axon__f_conv2d(const axon_tensor *x, const axon_tensor *w, cons
                     out->strides[0], out->strides[1], 0, scratch);
     } else if (p.kind == AXON__CV_DIRECT && (p.ow == 1 || out->strides[3] == 1)) {
         axon__cv_direct(&p, x, w, out, (char *)scratch);
-    } else if (p.kind == AXON__CV_GEMM && axon__cv_wstride(&p, w->strides)) {
+    } else if (p.kind == AXON__CV_GEMM && axon__cv_wstride(&p, w->strides) &&
+               (!p.wide || (x->strides[3] == 1 && x->strides[2] == p.w))) {
         axon__cv_gemm(&p, x, (const float *)w->data, w->strides[0], axon__cv_wstride(&p, w->strides), out,
                       (char *)scratch);
     } else if (p.kind) {

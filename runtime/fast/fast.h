@@ -312,6 +312,7 @@ typedef struct axon__cv_plan {
     int64_t hp, mrow, rowlen, plane, nkc, kc;
     /* GEMM */
     int64_t nc, nch, mc, nmc, col, cbuf, gemm;
+    int64_t wide;                       /* 1: pixels on the input's grid (below) */
     int64_t slot;                       /* scratch bytes per thread */
 } axon__cv_plan;
 
@@ -323,7 +324,7 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
     p->units = 0;
     p->kk = p->np = 0;
     p->hp = p->mrow = p->rowlen = p->plane = p->nkc = p->kc = 0;
-    p->nc = p->nch = p->mc = p->nmc = p->col = p->cbuf = p->gemm = 0;
+    p->nc = p->nch = p->mc = p->nmc = p->col = p->cbuf = p->gemm = p->wide = 0;
     p->nb = od[0];
     p->g = groups;
     p->k = groups > 0 ? od[1] / groups : 0;
@@ -392,6 +393,16 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
         return;
     }
     p->kind = AXON__CV_GEMM;
+    /* Wide: a stride-1 unpadded conv whose rows are short computes its
+     * output on the input's grid, pixel i * w + j for j < w (the columns
+     * j >= ow are computed and dropped, at most a quarter of them): every
+     * row of its im2col is then one run of x, not a run per output row.
+     * np counts the grid's pixels up to the last output one. */
+    if (p->s0 == 1 && p->s1 == 1 && p->p0 == 0 && p->p1 == 0 && p->ow < p->w && p->ow < 64 &&
+        4 * (p->w - p->ow) <= p->w) {
+        p->wide = 1;
+        p->np = (p->oh - 1) * p->w + p->ow;
+    }
     {
         int64_t ncmax = AXON__CV_COL_FLOATS / p->kk / 16 * 16, nch, base;
         ncmax = ncmax < 16 ? 16 : ncmax;

@@ -582,6 +582,13 @@ static void conv_case(stats *st, int64_t cs)
         cc = irand(5, 24);
         g = irand(0, 3) == 0 ? 2 : 1;
         k = irand(1, 20);
+        if (irand(0, 2) == 0) {         /* stride 1, unpadded: often on the input's grid */
+            c.stride[0] = c.stride[1] = 1;
+            c.pad[0] = c.pad[1] = 0;
+            q = irand(2, 3);
+            if (irand(0, 1))            /* rows in several pixel blocks */
+                h = irand(16, 40);
+        }
         if (irand(0, 5) == 0) {
             cc = irand(0, 1) ? 0 : cc;  /* no taps */
             r = irand(0, 1) ? 0 : r;
@@ -612,6 +619,7 @@ static void conv_case(stats *st, int64_t cs)
     c.scratch = scratch_alloc(axon__f_conv2d_scratch(&sx, &sw, &sy, c.stride, c.pad, c.dil, g), &sbase);
     axon__cv_make_plan(xd, wd, yd, c.stride, c.pad, c.dil, g, &plan);
     st->paths[plan.kind]++;
+    st->paths[6] += plan.kind == AXON__CV_GEMM && plan.wide;
     {
         buf *ins[2] = { &bx, &bw };
         bad |= run_threads(st, cs, conv_fast, &c, &by, &c.y, ins, 2);
@@ -886,10 +894,10 @@ int main(int argc, char **argv)
         norm_case(&ss, ss.cases, (int)irand(0, 1));
         norm_case(&sl, sl.cases, 2);
     }
-    printf("conv2d: %lld cases (zero %lld, direct %lld, gemm %lld, dense %lld), %lld elements, worst error/tolerance "
-           "%.3f, %lld failed\n",
+    printf("conv2d: %lld cases (zero %lld, direct %lld, gemm %lld of which on the input's grid %lld, dense %lld), "
+           "%lld elements, worst error/tolerance %.3f, %lld failed\n",
            (long long)sc.cases, (long long)sc.paths[1], (long long)sc.paths[2], (long long)sc.paths[3],
-           (long long)sc.paths[5],
+           (long long)sc.paths[6], (long long)sc.paths[5],
            (long long)sc.elements, sc.worst, (long long)sc.failed);
     printf("pool2d: %lld cases (max %lld, mean %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
            (long long)sp.cases, (long long)sp.paths[0], (long long)sp.paths[1], (long long)sp.elements, sp.worst,
