@@ -270,18 +270,95 @@ AXON_RUN_FN void axon__cv_im2col(const axon__cv_plan *p, const axon_tensor *x, i
     }
 }
 
-/* The same on the input's grid (plan.wide: stride 1, no padding, x's
- * rows contiguous and one row apart): col[(ci, r, q)][m] = x[ci, at +
- * (r * d0) * w + q * d1 + m], one run for each row of col. */
-AXON_RUN_FN void axon__cv_im2col_wide(const axon__cv_plan *p, const axon_tensor *x, int64_t b, int64_t gi,
-                                      int64_t p_lo, int64_t n, float *col)
+/* ---- wide (plan.wide): the product packs B straight from the grid ------- */
+
+/* The grid of image b, group gi's channels: x's planes where x has no
+ * padding (its rows contiguous and one row apart: the caller checks), else
+ * the padded copies in the shared scratch; *cplane: a channel's stride. */
+AXON_RUN_FN const float *axon__cv_grid(const axon__cv_plan *p, const axon_tensor *x, const float *pads, int64_t b,
+                                       int64_t gi, int64_t *cplane)
 {
-    const int64_t *xs = x->strides;
-    for (int64_t ci = 0; ci < p->c; ci++) {
-        const float *xc = (const float *)x->data + b * xs[0] + (gi * p->c + ci) * xs[1] + p_lo;
-        for (int64_t r = 0; r < p->r; r++)
-            for (int64_t q = 0; q < p->q; q++)
-                axon__cv_copy(col + ((ci * p->r + r) * p->q + q) * n, xc + r * p->d0 * p->w + q * p->d1, 1, n);
+    if (!p->shared) {
+        *cplane = x->strides[1];
+        return (const float *)x->data + b * x->strides[0] + gi * p->c * x->strides[1];
+    }
+    *cplane = p->hg * p->wg;
+    return pads + (b * p->g + gi) * p->c * p->hg * p->wg;
+}
+
+/* The padded copy of every plane of x (b, channel) into pads. */
+AXON_RUN_FN void axon__cv_pad_planes(const axon__cv_plan *p, const axon_tensor *x, float *pads)
+{
+    const int64_t planes = p->nb * p->g * p->c, *xs = x->strides;
+    const int nt = axon__fv_threads(planes >= 8 ? AXON__CV_UNITS : 1);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+    for (int64_t pl = 0; pl < planes; pl++) {
+        const int64_t b = pl / (p->g * p->c), ch = pl % (p->g * p->c);
+        const float *src = (const float *)x->data + b * xs[0] + ch * xs[1];
+        float *d = pads + pl * p->hg * p->wg;
+        axon__cv_zero(d, p->p0 * p->wg);
+        for (int64_t i = 0; i < p->h; i++) {
+            float *row = d + (p->p0 + i) * p->wg;
+            axon__cv_zero(row, p->p1);
+            axon__cv_copy(row + p->p1, src + i * xs[2], xs[3], p->w);
+            axon__cv_zero(row + p->p1 + p->w, p->p1);
+        }
+        axon__cv_zero(d + (p->p0 + p->h) * p->wg, p->p0 * p->wg);
+    }
+    (void)nt;
+}
+
+/* B's panel of rows [pc, pc + kc) and grid pixels [e0, e0 + nc), packed as
+ * axon__gemm_pack_b does (NR columns a sliver, the last zero padded): row
+ * (ci, r, q) of pixel e is grid[ci * cplane + r * d0 * wg + q * d1 + e]. */
+AXON_RUN_FN void axon__cv_pack_grid(const axon__cv_plan *p, const float *grid, int64_t cplane, int64_t pc,
+                                    int64_t kc, int64_t e0, int64_t nc, float *dst)
+{
+    const int64_t NR = AXON__GEMM_NR, nsl = (nc + NR - 1) / NR, rq = p->r * p->q;
+    for (int64_t t = 0; t < kc; t++) {
+        const int64_t row = pc + t, ci = row / rq, r = row % rq / p->q, q = row % p->q;
+        const float *src = grid + ci * cplane + r * p->d0 * p->wg + q * p->d1 + e0;
+        for (int64_t sl = 0; sl < nsl; sl++) {
+            const int64_t j0 = sl * NR, nr = nc - j0 < NR ? nc - j0 : NR;
+            float *d = dst + sl * NR * kc + t * NR;
+            int64_t j = 0;
+            if (nr == NR) {
+                for (; j + AXON__FV_W <= NR; j += AXON__FV_W)
+                    axon__fv_store(d + j, axon__fv_load(src + j0 + j));
+            }
+            for (; j < nr; j++)
+                d[j] = src[j0 + j];
+            for (; j < NR; j++)
+                d[j] = 0.0f;
+        }
+    }
+}
+
+/* c (m x n, row stride n) = w's rows [m_lo, m_lo + m) of group gi times the
+ * grid's pixels [p_lo, p_lo + n): BLIS's loops around the micro-kernel, B
+ * packed from the grid, w read in place (wcs 1) or packed. */
+AXON_RUN_FN void axon__cv_wide_product(const axon__cv_plan *p, const float *grid, int64_t cplane, const float *wrows,
+                                       int64_t ws0, int64_t wcs, int64_t m, int64_t p_lo, int64_t n, float *c,
+                                       void *gs)
+{
+    const axon__gemm_blocks bl = axon__gemm_block_sizes(p->mc, p->nc, p->kk);
+    float *const pb = axon__gemm_align(gs);
+    float *const pa = pb + axon__gemm_b_bytes(bl) / (int64_t)sizeof(float);
+    for (int64_t jc = 0; jc < n; jc += bl.nc) {
+        const int64_t nc = n - jc < bl.nc ? n - jc : bl.nc, nsl = (nc + AXON__GEMM_NR - 1) / AXON__GEMM_NR;
+        for (int64_t pc = 0; pc < p->kk; pc += bl.kc) {
+            const int64_t kc = p->kk - pc < bl.kc ? p->kk - pc : bl.kc;
+            axon__cv_pack_grid(p, grid, cplane, pc, kc, p_lo + jc, nc, pb);
+            for (int64_t ic = 0; ic < m; ic += bl.mc) {
+                const int64_t mc = m - ic < bl.mc ? m - ic : bl.mc;
+                if (wcs != 1)
+                    axon__gemm_pack_a(mc, kc, wrows + ic * ws0 + pc * wcs, ws0, wcs, pa);
+                axon__gemm_macro(mc, nc, kc, pa, wcs == 1 ? wrows + ic * ws0 + pc : NULL, ws0, pb, NULL, 0,
+                                 c + ic * n + jc, n, 1, pc > 0, 0, nsl);
+            }
+        }
     }
 }
 
@@ -315,6 +392,10 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
     const int direct_b = p->r == 1 && p->q == 1 && p->s0 == 1 && p->s1 == 1 && p->p0 == 0 && p->p1 == 0 &&
                          p->oh == p->h && p->ow == p->w && (p->h == 1 || xs[2] == p->w * xs[3]);
     const int direct_c = !p->wide && (p->oh == 1 || os[2] == p->ow * os[3]);
+    float *const pads = (float *)(void *)scratch;
+    if (p->wide && p->shared)
+        axon__cv_pad_planes(p, x, pads);
+    scratch += p->shared;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
 #endif
@@ -329,15 +410,32 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
         float *yo = (float *)out->data + b * os[0] + (gi * p->k + m_lo) * os[1];
         const float *bp;
         int64_t brs, bcs;
+        if (p->wide) {
+            int64_t cplane;
+            const float *grid = axon__cv_grid(p, x, pads, b, gi, &cplane);
+            axon__cv_wide_product(p, grid, cplane, wp + (gi * p->k + m_lo) * ws0, ws0, wcs, m, p_lo, n, cbuf, gs);
+            for (int64_t e = 0; e < n;) {   /* (the grid's columns j < ow, a run per row) */
+                const int64_t pix = p_lo + e, i = pix / p->wg, j = pix % p->wg;
+                const int64_t len = p->wg - j < n - e ? p->wg - j : n - e;
+                const int64_t keep = j >= p->ow ? 0 : p->ow - j < len ? p->ow - j : len;
+                for (int64_t o = 0; o < m && keep > 0; o++) {
+                    float *dst = yo + o * os[1] + i * os[2] + j * os[3];
+                    if (os[3] == 1)
+                        axon__cv_copy(dst, cbuf + o * n + e, 1, keep);
+                    else
+                        for (int64_t t = 0; t < keep; t++)
+                            dst[t * os[3]] = cbuf[o * n + e + t];
+                }
+                e += len;
+            }
+            continue;
+        }
         if (direct_b) {
             bp = (const float *)x->data + b * xs[0] + gi * p->c * xs[1] + p_lo * xs[3];
             brs = xs[1];
             bcs = xs[3];
         } else {
-            if (p->wide)
-                axon__cv_im2col_wide(p, x, b, gi, p_lo, n, col);
-            else
-                axon__cv_im2col(p, x, b, gi, p_lo, n, col);
+            axon__cv_im2col(p, x, b, gi, p_lo, n, col);
             bp = col;
             brs = n;
             bcs = 1;
@@ -347,23 +445,6 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
                         os[3], 0, gs);
         } else {
             axon__sgemm_serial(m, n, p->kk, wp + (gi * p->k + m_lo) * ws0, ws0, wcs, bp, brs, bcs, cbuf, n, 1, 0, gs);
-            if (p->wide) {              /* (the grid's columns j < ow, a run per row) */
-                for (int64_t e = 0; e < n;) {
-                    const int64_t pix = p_lo + e, i = pix / p->w, j = pix % p->w;
-                    const int64_t len = p->w - j < n - e ? p->w - j : n - e;
-                    const int64_t keep = j >= p->ow ? 0 : p->ow - j < len ? p->ow - j : len;
-                    for (int64_t o = 0; o < m && keep > 0; o++) {
-                        float *dst = yo + o * os[1] + i * os[2] + j * os[3];
-                        if (os[3] == 1)
-                            axon__cv_copy(dst, cbuf + o * n + e, 1, keep);
-                        else
-                            for (int64_t t = 0; t < keep; t++)
-                                dst[t * os[3]] = cbuf[o * n + e + t];
-                    }
-                    e += len;
-                }
-                continue;
-            }
             for (int64_t o = 0; o < m; o++)
                 for (int64_t e = 0; e < n; e++) {
                     const int64_t pix = p_lo + e;
@@ -396,7 +477,7 @@ AXON_RUN_FN void axon__f_conv2d(const axon_tensor *x, const axon_tensor *w, cons
     } else if (p.kind == AXON__CV_DIRECT && (p.ow == 1 || out->strides[3] == 1)) {
         axon__cv_direct(&p, x, w, out, (char *)scratch);
     } else if (p.kind == AXON__CV_GEMM && axon__cv_wstride(&p, w->strides) &&
-               (!p.wide || (x->strides[3] == 1 && x->strides[2] == p.w))) {
+               (!p.wide || p.shared || (x->strides[3] == 1 && x->strides[2] == p.w))) {
         axon__cv_gemm(&p, x, (const float *)w->data, w->strides[0], axon__cv_wstride(&p, w->strides), out,
                       (char *)scratch);
     } else if (p.kind) {

@@ -313,6 +313,8 @@ typedef struct axon__cv_plan {
     /* GEMM */
     int64_t nc, nch, mc, nmc, col, cbuf, gemm;
     int64_t wide;                       /* 1: pixels on the input's grid (below) */
+    int64_t hg, wg;                     /* the grid: x's planes, padded */
+    int64_t shared;                     /* scratch bytes before the slots: the padded planes */
     int64_t slot;                       /* scratch bytes per thread */
 } axon__cv_plan;
 
@@ -325,6 +327,7 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
     p->kk = p->np = 0;
     p->hp = p->mrow = p->rowlen = p->plane = p->nkc = p->kc = 0;
     p->nc = p->nch = p->mc = p->nmc = p->col = p->cbuf = p->gemm = p->wide = 0;
+    p->hg = p->wg = p->shared = 0;
     p->nb = od[0];
     p->g = groups;
     p->k = groups > 0 ? od[1] / groups : 0;
@@ -393,15 +396,22 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
         return;
     }
     p->kind = AXON__CV_GEMM;
-    /* Wide: a stride-1 unpadded conv whose rows are short computes its
-     * output on the input's grid, pixel i * w + j for j < w (the columns
-     * j >= ow are computed and dropped, at most a quarter of them): every
-     * row of its im2col is then one run of x, not a run per output row.
+    /* Wide: a stride-1 conv (a window over 1 x 1) computes its output on the grid of x's planes
+     * (zero padded into the scratch where it has padding), pixel i * wg + j
+     * for j < wg; the columns j >= ow are computed and dropped, at most a
+     * quarter of them.  Row (ci, r, q) of its im2col is then one run of the
+     * grid, which the product packs straight from it: no im2col at all.
      * np counts the grid's pixels up to the last output one. */
-    if (p->s0 == 1 && p->s1 == 1 && p->p0 == 0 && p->p1 == 0 && p->ow < p->w && p->ow < 64 &&
-        4 * (p->w - p->ow) <= p->w) {
-        p->wide = 1;
-        p->np = (p->oh - 1) * p->w + p->ow;
+    if (p->s0 == 1 && p->s1 == 1 && p->r * p->q > 1) {
+        const int64_t wg = p->w + 2 * p->p1, hg = p->h + 2 * p->p0;
+        const double pads = (double)p->nb * (double)p->g * (double)p->c * (double)hg * (double)wg * 4;
+        if (4 * (wg - p->ow) <= wg && pads <= 1125899906842624.0) {
+            p->wide = 1;
+            p->wg = wg;
+            p->hg = hg;
+            p->np = (p->oh - 1) * wg + p->ow;
+            p->shared = p->p0 || p->p1 ? axon__gemm_round64(p->nb * p->g * p->c * hg * wg * 4) : 0;
+        }
     }
     {
         int64_t ncmax = AXON__CV_COL_FLOATS / p->kk / 16 * 16, nch, base;
@@ -422,7 +432,7 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
         p->mc = p->mc > p->k ? p->k : p->mc;
         p->nmc = (p->k + p->mc - 1) / p->mc;
         p->units = base * p->nmc;
-        p->col = p->kk * p->nc;
+        p->col = p->wide ? 0 : p->kk * p->nc;
         p->cbuf = p->mc * p->nc;
         p->gemm = axon__gemm_scratch_serial(p->mc, p->nc, p->kk);
         p->slot = axon__gemm_round64(p->col * 4) + axon__gemm_round64(p->cbuf * 4) + axon__gemm_round64(p->gemm);
@@ -436,7 +446,7 @@ AXON_FN int64_t axon__f_conv2d_scratch(const axon_shape *x, const axon_shape *w,
     axon__cv_plan p;
     axon__cv_make_plan(x->dims, w->dims, out->dims, stride, pad, dil, groups, &p);
     /* (a slot for each thread, and never more threads than units) */
-    return p.slot * (p.units < AXON_MAX_THREADS ? p.units : AXON_MAX_THREADS);
+    return p.shared + p.slot * (p.units < AXON_MAX_THREADS ? p.units : AXON_MAX_THREADS);
 }
 
 /* The same for run()'s call (prepare() sizes the scratch with it): the

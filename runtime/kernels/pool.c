@@ -98,8 +98,14 @@ AXON_RUN_FN void AXON_K(upsample2d)(const axon_tensor *x, const axon_tensor *out
     if (oh == 0 || ow == 0)
         return;                         /* (a factor 0: nothing, and no division) */
     for (int64_t e = 0; e < n; e++, axon__iter_next(&it))
-        for (int64_t i = 0; i < oh; i++)
-            for (int64_t j = 0; j < ow; j++)
-                op_[it.off[1] + i * yh + j * yw] = xp[it.off[0] + (i / factor[0]) * xh + (j / factor[1]) * xw];
+        for (int64_t i = 0; i < oh; i++) {
+            /* (one division a row: column j reads x's column j / f2, each
+             * f2 output columns in turn) */
+            const AXON_T *src = xp + it.off[0] + (i / factor[0]) * xh;
+            AXON_T *dst = op_ + it.off[1] + i * yh;
+            for (int64_t j = 0, sj = 0; j < ow; sj++)
+                for (int64_t t = 0; t < factor[1] && j < ow; t++, j++)
+                    dst[j * yw] = src[sj * xw];
+        }
 }
 /* ==== axon kernels: pool.c end ============================================ */

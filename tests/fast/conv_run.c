@@ -582,9 +582,10 @@ static void conv_case(stats *st, int64_t cs)
         cc = irand(5, 24);
         g = irand(0, 3) == 0 ? 2 : 1;
         k = irand(1, 20);
-        if (irand(0, 2) == 0) {         /* stride 1, unpadded: often on the input's grid */
+        if (irand(0, 2) == 0) {         /* stride 1: often on the (padded) input's grid */
             c.stride[0] = c.stride[1] = 1;
-            c.pad[0] = c.pad[1] = 0;
+            c.pad[0] = irand(0, 1);
+            c.pad[1] = irand(0, 1);
             q = irand(2, 3);
             if (irand(0, 1))            /* rows in several pixel blocks */
                 h = irand(16, 40);
