@@ -215,32 +215,41 @@ AXON_RUN_FN void axon__cv_direct_plane(const axon__cv_plan *p, const float *pk, 
     }
 }
 
+/* Thread t of nt's units of the direct conv (its own slot of scratch). */
+AXON_RUN_FN void axon__cv_direct_part(const axon__cv_plan *p, const axon_tensor *x, const axon_tensor *w,
+                                      const axon_tensor *out, char *scratch, int t, int nt)
+{
+    const int64_t *xs = x->strides, *os = out->strides;
+    const int64_t u0 = p->units / nt * t + (t < p->units % nt ? t : p->units % nt);
+    const int64_t u1 = u0 + p->units / nt + (t < p->units % nt);
+    float *pk = (float *)(scratch + t * p->slot);
+    if (u0 < u1)
+        axon__cv_zero(pk, p->c * p->plane);
+    for (int64_t u = u0; u < u1; u++) {
+        const int64_t kb = u % p->nkc, gi = u / p->nkc % p->g, b = u / p->nkc / p->g;
+        const int64_t o1 = (kb + 1) * p->kc < p->k ? (kb + 1) * p->kc : p->k;
+        for (int64_t ci = 0; ci < p->c; ci++)
+            axon__cv_pack(p, (const float *)x->data + b * xs[0] + (gi * p->c + ci) * xs[1], xs[2], xs[3],
+                          pk + ci * p->plane);
+        for (int64_t o = gi * p->k + kb * p->kc; o < gi * p->k + o1; o++)
+            axon__cv_direct_plane(p, pk, (const float *)w->data + o * w->strides[0], w->strides,
+                                  (float *)out->data + b * os[0] + o * os[1], os[2]);
+    }
+}
+
 AXON_RUN_FN void axon__cv_direct(const axon__cv_plan *p, const axon_tensor *x, const axon_tensor *w,
                                  const axon_tensor *out, char *scratch)
 {
     const int nt = axon__fv_threads(p->units);
-    const int64_t *xs = x->strides, *os = out->strides;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) if (nt > 1)
-#endif
-    {
-        const int t = nt > 1 ? axon__fv_thread_id() : 0;
-        const int64_t u0 = p->units / nt * t + (t < p->units % nt ? t : p->units % nt);
-        const int64_t u1 = u0 + p->units / nt + (t < p->units % nt);
-        float *pk = (float *)(scratch + t * p->slot);
-        if (u0 < u1)
-            axon__cv_zero(pk, p->c * p->plane);
-        for (int64_t u = u0; u < u1; u++) {
-            const int64_t kb = u % p->nkc, gi = u / p->nkc % p->g, b = u / p->nkc / p->g;
-            const int64_t o1 = (kb + 1) * p->kc < p->k ? (kb + 1) * p->kc : p->k;
-            for (int64_t ci = 0; ci < p->c; ci++)
-                axon__cv_pack(p, (const float *)x->data + b * xs[0] + (gi * p->c + ci) * xs[1], xs[2], xs[3],
-                              pk + ci * p->plane);
-            for (int64_t o = gi * p->k + kb * p->kc; o < gi * p->k + o1; o++)
-                axon__cv_direct_plane(p, pk, (const float *)w->data + o * w->strides[0], w->strides,
-                                      (float *)out->data + b * os[0] + o * os[1], os[2]);
-        }
+    if (nt > 1) {   /* (no parallel region for one thread: entering one costs) */
+#pragma omp parallel num_threads(nt)
+        axon__cv_direct_part(p, x, w, out, scratch, axon__fv_thread_id(), nt);
+        return;
     }
+#endif
+    (void)nt;
+    axon__cv_direct_part(p, x, w, out, scratch, 0, 1);
 }
 
 /* ---- GEMM ------------------------------------------------------------------ */
@@ -286,28 +295,37 @@ AXON_RUN_FN const float *axon__cv_grid(const axon__cv_plan *p, const axon_tensor
     return pads + (b * p->g + gi) * p->c * p->hg * p->wg;
 }
 
-/* The padded copy of every plane of x (b, channel) into pads. */
+/* The padded copy of plane pl of x (b, channel) into pads. */
+AXON_RUN_FN void axon__cv_pad_plane(const axon__cv_plan *p, const axon_tensor *x, float *pads, int64_t pl)
+{
+    const int64_t *xs = x->strides, b = pl / (p->g * p->c), ch = pl % (p->g * p->c);
+    const float *src = (const float *)x->data + b * xs[0] + ch * xs[1];
+    float *d = pads + pl * p->hg * p->wg;
+    axon__cv_zero(d, p->p0 * p->wg);
+    for (int64_t i = 0; i < p->h; i++) {
+        float *row = d + (p->p0 + i) * p->wg;
+        axon__cv_zero(row, p->p1);
+        axon__cv_copy(row + p->p1, src + i * xs[2], xs[3], p->w);
+        axon__cv_zero(row + p->p1 + p->w, p->p1);
+    }
+    axon__cv_zero(d + (p->p0 + p->h) * p->wg, p->p0 * p->wg);
+}
+
+/* Every plane's (on threads where there are many elements). */
 AXON_RUN_FN void axon__cv_pad_planes(const axon__cv_plan *p, const axon_tensor *x, float *pads)
 {
-    const int64_t planes = p->nb * p->g * p->c, *xs = x->strides;
-    const int nt = axon__fv_threads(planes >= 8 ? AXON__CV_UNITS : 1);
+    const int64_t planes = p->nb * p->g * p->c;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-#endif
-    for (int64_t pl = 0; pl < planes; pl++) {
-        const int64_t b = pl / (p->g * p->c), ch = pl % (p->g * p->c);
-        const float *src = (const float *)x->data + b * xs[0] + ch * xs[1];
-        float *d = pads + pl * p->hg * p->wg;
-        axon__cv_zero(d, p->p0 * p->wg);
-        for (int64_t i = 0; i < p->h; i++) {
-            float *row = d + (p->p0 + i) * p->wg;
-            axon__cv_zero(row, p->p1);
-            axon__cv_copy(row + p->p1, src + i * xs[2], xs[3], p->w);
-            axon__cv_zero(row + p->p1 + p->w, p->p1);
-        }
-        axon__cv_zero(d + (p->p0 + p->h) * p->wg, p->p0 * p->wg);
+    const int nt = axon__fv_threads(planes >= 8 && planes * p->h * p->w >= ((int64_t)1 << 15) ? AXON__CV_UNITS : 1);
+    if (nt > 1) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (int64_t pl = 0; pl < planes; pl++)
+            axon__cv_pad_plane(p, x, pads, pl);
+        return;
     }
-    (void)nt;
+#endif
+    for (int64_t pl = 0; pl < planes; pl++)
+        axon__cv_pad_plane(p, x, pads, pl);
 }
 
 /* B's panel of rows [pc, pc + kc) and grid pixels [e0, e0 + nc), packed as
@@ -383,28 +401,25 @@ AXON_RUN_FN int64_t axon__cv_wstride(const axon__cv_plan *p, const int64_t *ws)
     return s == 0 && expect == 0 ? 1 : s;
 }
 
-AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, const float *wp, int64_t ws0,
-                               int64_t wcs, const axon_tensor *out, char *scratch)
+/* Thread t of nt's units of the GEMM conv: a contiguous range of them,
+ * each with the thread's slot of scratch (after the shared part, pads). */
+AXON_RUN_FN void axon__cv_gemm_part(const axon__cv_plan *p, const axon_tensor *x, const float *wp, int64_t ws0,
+                                    int64_t wcs, const axon_tensor *out, const float *pads, char *scratch, int t,
+                                    int nt)
 {
-    const int nt = axon__fv_threads(p->units);
     const int64_t *xs = x->strides, *os = out->strides;
     /* B is x itself: a 1x1 stride-1 unpadded conv on pixels one stride apart */
     const int direct_b = p->r == 1 && p->q == 1 && p->s0 == 1 && p->s1 == 1 && p->p0 == 0 && p->p1 == 0 &&
                          p->oh == p->h && p->ow == p->w && (p->h == 1 || xs[2] == p->w * xs[3]);
     const int direct_c = !p->wide && (p->oh == 1 || os[2] == p->ow * os[3]);
-    float *const pads = (float *)(void *)scratch;
-    if (p->wide && p->shared)
-        axon__cv_pad_planes(p, x, pads);
-    scratch += p->shared;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-#endif
-    for (int64_t u = 0; u < p->units; u++) {
+    const int64_t u0 = p->units / nt * t + (t < p->units % nt ? t : p->units % nt);
+    const int64_t u1 = u0 + p->units / nt + (t < p->units % nt);
+    for (int64_t u = u0; u < u1; u++) {
         const int64_t mb = u % p->nmc, pc = u / p->nmc % p->nch, gb = u / p->nmc / p->nch;
         const int64_t gi = gb % p->g, b = gb / p->g;
         const int64_t p_lo = pc * p->nc, n = p->np - p_lo < p->nc ? p->np - p_lo : p->nc;
         const int64_t m_lo = mb * p->mc, m = p->k - m_lo < p->mc ? p->k - m_lo : p->mc;
-        char *slot = scratch + (nt > 1 ? axon__fv_thread_id() : 0) * p->slot;
+        char *slot = scratch + t * p->slot;
         float *col = (float *)slot, *cbuf = (float *)(slot + axon__gemm_round64(p->col * 4));
         void *gs = slot + axon__gemm_round64(p->col * 4) + axon__gemm_round64(p->cbuf * 4);
         float *yo = (float *)out->data + b * os[0] + (gi * p->k + m_lo) * os[1];
@@ -452,6 +467,24 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
                 }
         }
     }
+}
+
+AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, const float *wp, int64_t ws0,
+                               int64_t wcs, const axon_tensor *out, char *scratch)
+{
+    const int nt = axon__fv_threads(p->units);
+    float *const pads = (float *)(void *)scratch;
+    if (p->wide && p->shared)
+        axon__cv_pad_planes(p, x, pads);
+#ifdef _OPENMP
+    if (nt > 1) {   /* (no parallel region for one thread: entering one costs) */
+#pragma omp parallel num_threads(nt)
+        axon__cv_gemm_part(p, x, wp, ws0, wcs, out, pads, scratch + p->shared, axon__fv_thread_id(), nt);
+        return;
+    }
+#endif
+    (void)nt;
+    axon__cv_gemm_part(p, x, wp, ws0, wcs, out, pads, scratch + p->shared, 0, 1);
 }
 
 /* ---- the entry --------------------------------------------------------------- */

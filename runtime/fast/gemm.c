@@ -256,72 +256,81 @@ AXON_RUN_FN void axon__gemm_zero(int64_t m, int64_t n, float *c, int64_t rs, int
             c[i * rs + j * cs] = 0.0f;
 }
 
-/* The packed product on up to `threads` threads (1: this one), scratch as
- * axon__gemm_scratch gives (one A block per thread). */
-AXON_RUN_FN void axon__sgemm_packed(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, int64_t a_cs,
-                                    const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs,
-                                    int64_t c_cs, int accumulate, void *scratch, int threads)
+/* Thread tid of nth's part of the packed product (below). */
+AXON_RUN_FN void axon__sgemm_part(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, int64_t a_cs,
+                                  const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs, int64_t c_cs,
+                                  int accumulate, void *scratch, int tid, int nth)
 {
     const axon__gemm_blocks bl = axon__gemm_block_sizes(m, n, k);
     const int64_t MR = AXON__GEMM_MR, NR = AXON__GEMM_NR;
     float *const pb = axon__gemm_align(scratch);
-    float *const pa0 = pb + axon__gemm_b_bytes(bl) / (int64_t)sizeof(float);
     const int64_t a_floats = axon__gemm_a_bytes(bl) / (int64_t)sizeof(float);
+    float *const pa = pb + axon__gemm_b_bytes(bl) / (int64_t)sizeof(float) + (int64_t)tid * a_floats;
     const int64_t mu = (m + MR - 1) / MR;
     /* read in place where the rows are contiguous and small enough */
     const int a_in = a_cs == 1 && AXON__GEMM_A_IN_PLACE(m, n, k);
     const int b_in = b_cs == 1 && AXON__GEMM_B_IN_PLACE(m, n, k);
-
-    (void)threads;   /* without OpenMP */
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads) if (threads > 1)
-#endif
-    {
-        int tid = 0, nth = 1;
-        float *pa;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-        nth = omp_get_num_threads();
-#endif
-        pa = pa0 + (int64_t)tid * a_floats;
-        for (int64_t jc = 0; jc < n; jc += bl.nc) {
-            const int64_t nc = n - jc < bl.nc ? n - jc : bl.nc;
-            const int64_t nsl = (nc + NR - 1) / NR;
-            /* this thread's part of c: a range of rows (MR at a time) where
-             * there are enough of them, else of B's slivers; its rows in
-             * blocks of Mc, each packed into its own A block */
-            const int split_m = mu >= 4 * nth || mu >= nsl;
-            const int64_t r0 = split_m ? MR * (mu * tid / nth) : 0;
-            const int64_t r1 = split_m ? (MR * (mu * (tid + 1) / nth) < m ? MR * (mu * (tid + 1) / nth) : m) : m;
-            const int64_t s0 = split_m ? 0 : nsl * tid / nth, s1 = split_m ? nsl : nsl * (tid + 1) / nth;
-            for (int64_t pc = 0; pc < k; pc += bl.kc) {
-                const int64_t kc = k - pc < bl.kc ? k - pc : bl.kc;
-                const int add = accumulate || pc > 0;
-                const float *bp = b + pc * b_rs + jc * b_cs;
-                /* B's panel, packed by all: its slivers in nth ranges */
-                {
-                    const int64_t p0 = nsl * tid / nth, p1 = nsl * (tid + 1) / nth;
-                    if (!b_in)
-                        axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, p0, p1);
-                    else if (p1 == nsl && p0 < p1 && nc % NR != 0)
-                        axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, nsl - 1, nsl);
-                }
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-                for (int64_t ic = r0; ic < r1; ic += bl.mc) {
-                    const int64_t mc = r1 - ic < bl.mc ? r1 - ic : bl.mc;
-                    if (!a_in)
-                        axon__gemm_pack_a(mc, kc, a + ic * a_rs + pc * a_cs, a_rs, a_cs, pa);
-                    axon__gemm_macro(mc, nc, kc, pa, a_in ? a + ic * a_rs + pc : NULL, a_rs, pb, b_in ? bp : NULL,
-                                     b_rs, c + ic * c_rs + jc * c_cs, c_rs, c_cs, add, s0, s1);
-                }
-#ifdef _OPENMP
-#pragma omp barrier     /* the panel is read until here */
-#endif
+    for (int64_t jc = 0; jc < n; jc += bl.nc) {
+        const int64_t nc = n - jc < bl.nc ? n - jc : bl.nc;
+        const int64_t nsl = (nc + NR - 1) / NR;
+        /* this thread's part of c: a range of rows (MR at a time) where
+         * there are enough of them, else of B's slivers; its rows in
+         * blocks of Mc, each packed into its own A block */
+        const int split_m = mu >= 4 * nth || mu >= nsl;
+        const int64_t r0 = split_m ? MR * (mu * tid / nth) : 0;
+        const int64_t r1 = split_m ? (MR * (mu * (tid + 1) / nth) < m ? MR * (mu * (tid + 1) / nth) : m) : m;
+        const int64_t s0 = split_m ? 0 : nsl * tid / nth, s1 = split_m ? nsl : nsl * (tid + 1) / nth;
+        for (int64_t pc = 0; pc < k; pc += bl.kc) {
+            const int64_t kc = k - pc < bl.kc ? k - pc : bl.kc;
+            const int add = accumulate || pc > 0;
+            const float *bp = b + pc * b_rs + jc * b_cs;
+            /* B's panel, packed by all: its slivers in nth ranges */
+            {
+                const int64_t p0 = nsl * tid / nth, p1 = nsl * (tid + 1) / nth;
+                if (!b_in)
+                    axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, p0, p1);
+                else if (p1 == nsl && p0 < p1 && nc % NR != 0)
+                    axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, nsl - 1, nsl);
             }
+#ifdef _OPENMP
+            if (nth > 1) {
+#pragma omp barrier
+            }
+#endif
+            for (int64_t ic = r0; ic < r1; ic += bl.mc) {
+                const int64_t mc = r1 - ic < bl.mc ? r1 - ic : bl.mc;
+                if (!a_in)
+                    axon__gemm_pack_a(mc, kc, a + ic * a_rs + pc * a_cs, a_rs, a_cs, pa);
+                axon__gemm_macro(mc, nc, kc, pa, a_in ? a + ic * a_rs + pc : NULL, a_rs, pb, b_in ? bp : NULL, b_rs,
+                                 c + ic * c_rs + jc * c_cs, c_rs, c_cs, add, s0, s1);
+            }
+#ifdef _OPENMP
+            if (nth > 1) {
+#pragma omp barrier     /* the panel is read until here */
+            }
+#endif
         }
     }
+}
+
+/* The packed product on up to `threads` threads (1: this one, with no
+ * parallel region: entering one costs a microsecond even when it runs on
+ * one thread), scratch as axon__gemm_scratch gives (one A block per
+ * thread). */
+AXON_RUN_FN void axon__sgemm_packed(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, int64_t a_cs,
+                                    const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs,
+                                    int64_t c_cs, int accumulate, void *scratch, int threads)
+{
+#ifdef _OPENMP
+    if (threads > 1) {
+#pragma omp parallel num_threads(threads)
+        axon__sgemm_part(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, accumulate, scratch,
+                         omp_get_thread_num(), omp_get_num_threads());
+        return;
+    }
+#endif
+    (void)threads;
+    axon__sgemm_part(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, accumulate, scratch, 0, 1);
 }
 
 /* The product on this thread alone, with axon__gemm_scratch_serial's

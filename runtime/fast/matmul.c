@@ -179,6 +179,24 @@ AXON_RUN_FN int axon__f_side_by_side(const axon__fplan *pl, int64_t bytes)
     return (int64_t)AXON_MAX_THREADS * axon__gemm_scratch_serial(m, n, k) <= bytes;
 }
 
+/* Thread tid of nth's products, side by side (axon__f_run). */
+AXON_RUN_FN void axon__f_side_part(const axon__fplan *pl, const float *a, const float *b, float *out, void *scratch,
+                                   int64_t slot, int tid, int nth)
+{
+    const int64_t nb = axon__f_count(pl->batch, pl->nb), nk = axon__f_count(pl->ksum, pl->nk);
+    const axon__fax r = pl->row, c = pl->col, s = pl->sum;
+    for (int64_t e = nb * tid / nth; e < nb * (tid + 1) / nth; e++) {
+        int64_t oa, ob, oo;
+        axon__f_offsets(pl->batch, pl->nb, e, &oa, &ob, &oo);
+        for (int64_t f = 0; f < nk; f++) {
+            int64_t fa, fb, fo;
+            axon__f_offsets(pl->ksum, pl->nk, f, &fa, &fb, &fo);
+            axon__sgemm_serial(r.d, c.d, s.d, a + oa + fa, r.sa, s.sa, b + ob + fb, s.sb, c.sb, out + oo, r.so, c.so,
+                               f > 0, (char *)scratch + tid * slot);
+        }
+    }
+}
+
 /* Runs the plan: a, b, out the data pointers. */
 AXON_RUN_FN void axon__f_run(const axon__fplan *pl, const float *a, const float *b, float *out, void *scratch,
                              int64_t bytes)
@@ -191,28 +209,15 @@ AXON_RUN_FN void axon__f_run(const axon__fplan *pl, const float *a, const float 
         int threads = omp_get_max_threads();
         if (threads > AXON_MAX_THREADS)
             threads = AXON_MAX_THREADS;
-        if (threads < 1 || (double)nb * (double)r.d * (double)c.d * (double)s.d * (double)nk <
-                               (double)AXON__GEMM_SERIAL)
-            threads = 1;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-#endif
-        {
-            int tid = 0, nth = 1;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-            nth = omp_get_num_threads();
-#endif
-            for (int64_t e = nb * tid / nth; e < nb * (tid + 1) / nth; e++) {
-                int64_t oa, ob, oo;
-                axon__f_offsets(pl->batch, pl->nb, e, &oa, &ob, &oo);
-                for (int64_t f = 0; f < nk; f++) {
-                    int64_t fa, fb, fo;
-                    axon__f_offsets(pl->ksum, pl->nk, f, &fa, &fb, &fo);
-                    axon__sgemm_serial(r.d, c.d, s.d, a + oa + fa, r.sa, s.sa, b + ob + fb, s.sb, c.sb, out + oo,
-                                       r.so, c.so, f > 0, (char *)scratch + tid * slot);
-                }
-            }
+        if (threads > 1 && (double)nb * (double)r.d * (double)c.d * (double)s.d * (double)nk >=
+                               (double)AXON__GEMM_SERIAL) {
+            /* (no parallel region for one thread: entering one costs) */
+#pragma omp parallel num_threads(threads)
+            axon__f_side_part(pl, a, b, out, scratch, slot, omp_get_thread_num(), omp_get_num_threads());
+            return;
         }
+#endif
+        axon__f_side_part(pl, a, b, out, scratch, slot, 0, 1);
         return;
     }
     for (int64_t e = 0; e < nb; e++) {

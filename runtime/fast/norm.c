@@ -156,32 +156,42 @@ AXON_RUN_FN void axon__nm_layernorm_row(const float *x, const float *g, const fl
  * threads in contiguous ranges; a row is computed the same way whichever
  * thread has it, so any number of threads gives the same bits.  kind 0:
  * softmax, 1: log_softmax, 2: layernorm. */
+AXON_RUN_FN void axon__nm_rows_part(int kind, const axon_tensor *x, const float *g, const float *b,
+                                    const axon_tensor *out, int64_t rows, int t, int nt)
+{
+    const int r = x->rank;
+    const int64_t n = x->dims[r - 1];
+    const float *xp = (const float *)x->data;
+    float *yp = (float *)out->data;
+    const int64_t e0 = rows / nt * t + (t < rows % nt ? t : rows % nt);
+    const int64_t e1 = e0 + rows / nt + (t < rows % nt);
+    int64_t idx[AXON_MAX_RANK], ox, oy;
+    axon__fv_seek(r - 1, x->dims, x->strides, out->strides, e0, idx, &ox, &oy);
+    for (int64_t e = e0; e < e1; e++) {
+        if (kind == 2)
+            axon__nm_layernorm_row(xp + ox, g, b, yp + oy, n);
+        else
+            axon__nm_softmax_row(kind, xp + ox, yp + oy, n);
+        axon__fv_step(r - 1, x->dims, x->strides, out->strides, idx, &ox, &oy);
+    }
+}
+
 AXON_RUN_FN void axon__nm_rows(int kind, const axon_tensor *x, const float *g, const float *b, const axon_tensor *out)
 {
     const int r = x->rank;
     const int64_t n = x->dims[r - 1], rows = axon__numel(r - 1, x->dims);
-    const float *xp = (const float *)x->data;
-    float *yp = (float *)out->data;
     const int nt = rows * n >= AXON__NM_PAR_MIN ? axon__fv_threads(rows) : 1;
     if (rows == 0 || n == 0)
         return;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) if (nt > 1)
-#endif
-    {
-        const int t = nt > 1 ? axon__fv_thread_id() : 0;
-        const int64_t e0 = rows / nt * t + (t < rows % nt ? t : rows % nt);
-        const int64_t e1 = e0 + rows / nt + (t < rows % nt);
-        int64_t idx[AXON_MAX_RANK], ox, oy;
-        axon__fv_seek(r - 1, x->dims, x->strides, out->strides, e0, idx, &ox, &oy);
-        for (int64_t e = e0; e < e1; e++) {
-            if (kind == 2)
-                axon__nm_layernorm_row(xp + ox, g, b, yp + oy, n);
-            else
-                axon__nm_softmax_row(kind, xp + ox, yp + oy, n);
-            axon__fv_step(r - 1, x->dims, x->strides, out->strides, idx, &ox, &oy);
-        }
+    if (nt > 1) {   /* (no parallel region for one thread: entering one costs) */
+#pragma omp parallel num_threads(nt)
+        axon__nm_rows_part(kind, x, g, b, out, rows, axon__fv_thread_id(), nt);
+        return;
     }
+#endif
+    (void)nt;
+    axon__nm_rows_part(kind, x, g, b, out, rows, 0, 1);
 }
 
 AXON_RUN_FN void axon__f_softmax(int log_, const axon_tensor *x, const axon_tensor *out)

@@ -137,6 +137,24 @@ AXON_RUN_FN void axon__pl_row(const axon__pl_geom *g, const float *plane, float 
     }
 }
 
+/* Thread t of nt's output rows (units: planes times rows). */
+AXON_RUN_FN void axon__pl_part(const axon__pl_geom *g, const axon_tensor *x, const axon_tensor *out, int64_t units,
+                               int t, int nt)
+{
+    const int rk = out->rank;
+    const int64_t u0 = units / nt * t + (t < units % nt ? t : units % nt);
+    const int64_t u1 = u0 + units / nt + (t < units % nt);
+    int64_t idx[AXON_MAX_RANK], ox, oy, i = u0 % g->oh;
+    axon__fv_seek(rk - 2, out->dims, x->strides, out->strides, u0 / g->oh, idx, &ox, &oy);
+    for (int64_t u = u0; u < u1; u++) {
+        axon__pl_row(g, (const float *)x->data + ox, (float *)out->data + oy + i * out->strides[rk - 2], i);
+        if (++i == g->oh) {
+            i = 0;
+            axon__fv_step(rk - 2, out->dims, x->strides, out->strides, idx, &ox, &oy);
+        }
+    }
+}
+
 AXON_RUN_FN void axon__f_pool2d(int op, const axon_tensor *x, const axon_tensor *out, const int64_t window[2],
                                 const int64_t stride[2], const int64_t pad[2])
 {
@@ -174,21 +192,13 @@ AXON_RUN_FN void axon__f_pool2d(int op, const axon_tensor *x, const axon_tensor 
         return;
     nt = units * g.ow * g.r * g.q >= AXON__PL_PAR_MIN ? axon__fv_threads(units) : 1;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) if (nt > 1)
-#endif
-    {
-        const int t = nt > 1 ? axon__fv_thread_id() : 0;
-        const int64_t u0 = units / nt * t + (t < units % nt ? t : units % nt);
-        const int64_t u1 = u0 + units / nt + (t < units % nt);
-        int64_t idx[AXON_MAX_RANK], ox, oy, i = u0 % g.oh;
-        axon__fv_seek(rk - 2, out->dims, x->strides, out->strides, u0 / g.oh, idx, &ox, &oy);
-        for (int64_t u = u0; u < u1; u++) {
-            axon__pl_row(&g, (const float *)x->data + ox, (float *)out->data + oy + i * out->strides[rk - 2], i);
-            if (++i == g.oh) {
-                i = 0;
-                axon__fv_step(rk - 2, out->dims, x->strides, out->strides, idx, &ox, &oy);
-            }
-        }
+    if (nt > 1) {   /* (no parallel region for one thread: entering one costs) */
+#pragma omp parallel num_threads(nt)
+        axon__pl_part(&g, x, out, units, axon__fv_thread_id(), nt);
+        return;
     }
+#endif
+    (void)nt;
+    axon__pl_part(&g, x, out, units, 0, 1);
 }
 /* ==== axon fast: pool.c end =============================================== */

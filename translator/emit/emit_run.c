@@ -452,8 +452,13 @@ static void fused_code(R *r, LNode *n)
      * each element computed the same way whichever thread has it */
     buf_puts(r->out, "#ifdef _OPENMP\n");
     put(r, "int nth = rows > 1 && rows * inner >= AXON__FUSED_PAR_MIN ? axon__fused_threads(rows) : 1;");
-    put(r, "#pragma omp parallel num_threads(nth) if (nth > 1)");
     buf_puts(r->out, "#endif\n");
+    /* the block twice: in a parallel region where there are threads, as
+     * it is where there are not (entering a region costs a microsecond
+     * even on one thread) */
+    Buf *outer = r->out, blk;
+    buf_init(&blk, r->a);
+    r->out = &blk;
     put(r, "{");
     r->indent++;
     put(r, "int64_t e0 = 0, e1 = rows, ix[AXON_MAX_RANK];");
@@ -531,6 +536,14 @@ static void fused_code(R *r, LNode *n)
     put(r, "}");
     r->indent--;
     put(r, "}");
+    r->out = outer;
+    buf_puts(r->out, "#ifdef _OPENMP\n");
+    put(r, "if (nth > 1) {");
+    put(r, "#pragma omp parallel num_threads(nth)");
+    buf_puts(r->out, buf_str(&blk));
+    put(r, "} else");
+    buf_puts(r->out, "#endif\n");
+    buf_puts(r->out, buf_str(&blk));
     r->indent--;
     put(r, "}");
 }
