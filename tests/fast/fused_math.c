@@ -1,5 +1,6 @@
 /* fused_math.c - the float functions of the fused loops (runtime/run/
- * fused.c: axon__fexp, axon__ftanh, and sigmoid and silu through them)
+ * fused.c: axon__fexp, axon__ftanh, axon__ferf, and sigmoid and gelu
+ * through them)
  * against the C library's double functions rounded once, on every 97th
  * float bit pattern of both signs (44 million values over the whole
  * range, subnormals, infinities and NaNs included): the largest error in
@@ -30,6 +31,9 @@ static double ulps(double ref, float got)
 static float f_exp(float x) { return axon__fexp(x); }
 static float f_tanh(float x) { return axon__ftanh(x); }
 static float f_sigmoid(float x) { return AXON__FSIGMOID(x); }
+static float f_erf(float x) { return axon__ferf(x); }
+static float f_gelu(float x) { return AXON__FGELU(x); }
+static double d_gelu(double x) { return 0.5 * x * (1.0 + erf(x / 1.4142135623730951)); }
 static double d_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 static void check(const char *name, float (*f)(float), double (*d)(double), double lo, double hi)
@@ -64,5 +68,9 @@ int main(void)
     check("exp", f_exp, exp, -87.33, 88.37);
     check("tanh", f_tanh, tanh, -INFINITY, INFINITY);
     check("sigmoid", f_sigmoid, d_sigmoid, -87.0, INFINITY);
+    check("erf", f_erf, erf, -INFINITY, INFINITY);
+    /* (gelu above -1: below, 1 + erf cancels, as in its defining formula,
+     * which the value oracle's bound follows) */
+    check("gelu", f_gelu, d_gelu, -1.0, 1e30);
     return 0;
 }

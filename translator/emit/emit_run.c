@@ -383,6 +383,8 @@ static const char *fused_expr(R *r, Fuse *fu, LNode *n)
     else if (!strcmp(op, "exp")) e = ar_printf(r->a, "AXON__FEXP(%s)", x);
     else if (!strcmp(op, "sigmoid")) e = ar_printf(r->a, "AXON__FSIGMOID(%s)", x);
     else if (!strcmp(op, "tanh")) e = ar_printf(r->a, "AXON__FTANH(%s)", x);
+    else if (!strcmp(op, "erf")) e = ar_printf(r->a, "AXON__FERF(%s)", x);
+    else if (!strcmp(op, "gelu")) e = ar_printf(r->a, "AXON__FGELU(%s)", x);
     else if (!strcmp(op, "silu")) e = ar_printf(r->a, "AXON__FSILU(%s)", x);
     else e = ar_printf(r->a, "(float)axon__k_unary_double_f32(AXON_OP_%s, (double)%s)", unop_names[unop(op)], x);
     buf_printf(&fu->code, "float %s = %s;\n", t, e);
