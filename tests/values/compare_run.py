@@ -802,10 +802,7 @@ def load_program(p, args):
     if pre.returncode != 0:
         p.notes.append('the header does not preprocess: %s' % pre.stderr.strip()[-200:])
     only = set(args.fn or [])
-    try:
-        items = ax_parse(p.text, p.path)[1]
-    except Exception:                                       # noqa: BLE001
-        items = []
+    items = imported_items(p.text, p.path)
     declared = set(it.name for it in items if it.kind == 'extern')
     with_externs = calls_externs(items, declared)
     for name, ty in sigs:
@@ -833,6 +830,24 @@ def load_program(p, args):
             else:
                 f.status = 'exported'
         p.functions.append(f)
+
+
+def imported_items(text, path, seen=None):
+    """The items of a program and of the files it imports (beside it), so
+    that a function calling an imported extern counts as calling one."""
+    seen = set() if seen is None else seen
+    seen.add(os.path.realpath(path))
+    try:
+        items = list(ax_parse(text, path)[1])
+    except Exception:                                       # noqa: BLE001
+        return []
+    for name in re.findall(r'^\s*import\s+"([^"]+)"\s*;', text, re.M):
+        sub = os.path.join(os.path.dirname(path), name)
+        if os.path.realpath(sub) in seen or not os.path.exists(sub):
+            continue
+        with open(sub) as fh:
+            items += imported_items(fh.read(), sub, seen)
+    return items
 
 
 def calls_externs(items, externs):
