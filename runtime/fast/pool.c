@@ -7,8 +7,9 @@
  * and out's last axes are contiguous and the column stride is 1 or 2 (the
  * columns whose window lies inside x; the edges one by one), along the
  * window for a wide one (global pooling); any other call goes to the
- * reference.  Rows of the output planes are split between threads.
- * Included once, after kernels.h, types.h and tensor.c; calls the f32
+ * reference.  Nearest upsampling (upsample2d) a row at a time, a row that
+ * repeats the one before it copied.  Rows of the output planes are split
+ * between threads.  Included once, after kernels.h, types.h and tensor.c; calls the f32
  * instantiation of the reference pool.c (declared here, defined before or
  * after).
  */
@@ -19,6 +20,7 @@
  * fast paths leave to it. */
 AXON_RUN_FN void axon__k_pool2d_f32(int op, const axon_tensor *x, const axon_tensor *out, const int64_t window[2],
                                     const int64_t stride[2], const int64_t pad[2]);
+AXON_RUN_FN void axon__k_upsample2d_f32(const axon_tensor *x, const axon_tensor *out, const int64_t factor[2]);
 
 /* Below this many window taps a call stays on one thread. */
 #define AXON__PL_PAR_MIN 65536
@@ -161,7 +163,6 @@ AXON_RUN_FN void axon__f_pool2d(int op, const axon_tensor *x, const axon_tensor 
     const int rk = x->rank;
     axon__pl_geom g;
     int64_t planes, units;
-    int nt;
     if (rk < 2 || (op != AXON_RED_MAX && op != AXON_RED_MEAN) || window[0] < 1 || window[1] < 1 ||
         stride[0] < 1 || stride[1] < 1 || (x->dims[rk - 1] > 1 && x->strides[rk - 1] != 1) ||
         (out->dims[rk - 1] > 1 && out->strides[rk - 1] != 1)) {
@@ -190,7 +191,7 @@ AXON_RUN_FN void axon__f_pool2d(int op, const axon_tensor *x, const axon_tensor 
     units = planes * g.oh;
     if (units == 0 || g.ow == 0)
         return;
-    nt = units * g.ow * g.r * g.q >= AXON__PL_PAR_MIN ? axon__fv_threads(units) : 1;
+    const int nt = units * g.ow * g.r * g.q >= AXON__PL_PAR_MIN ? axon__fv_threads(units) : 1;
 #ifdef _OPENMP
     if (nt > 1) {   /* (no parallel region for one thread: entering one costs) */
 #pragma omp parallel num_threads(nt)
@@ -200,5 +201,69 @@ AXON_RUN_FN void axon__f_pool2d(int op, const axon_tensor *x, const axon_tensor 
 #endif
     (void)nt;
     axon__pl_part(&g, x, out, units, 0, 1);
+}
+/* ---- upsample2d (nearest) -------------------------------------------------------- */
+
+/* Thread t of nt's output rows of the planes (units: planes times rows):
+ * a row whose source row is the previous output row's is a copy of it,
+ * else each source column written f2 times. */
+AXON_RUN_FN void axon__up_part(const axon_tensor *x, const axon_tensor *out, const int64_t f[2], int64_t units,
+                               int t, int nt)
+{
+    const int rk = out->rank;
+    const int64_t oh = out->dims[rk - 2], ow = out->dims[rk - 1], xw = x->dims[rk - 1];
+    const int64_t u0 = units / nt * t + (t < units % nt ? t : units % nt);
+    const int64_t u1 = u0 + units / nt + (t < units % nt);
+    int64_t idx[AXON_MAX_RANK], ox, oy, i = u0 % oh;
+    axon__fv_seek(rk - 2, out->dims, x->strides, out->strides, u0 / oh, idx, &ox, &oy);
+    for (int64_t u = u0; u < u1; u++) {
+        float *dst = (float *)out->data + oy + i * out->strides[rk - 2];
+        if (u > u0 && i % f[0] != 0) {
+            const float *prev = dst - out->strides[rk - 2];
+            for (int64_t j = 0; j < ow; j++)
+                dst[j] = prev[j];
+        } else {
+            const float *src = (const float *)x->data + ox + (i / f[0]) * x->strides[rk - 2];
+            int64_t j = 0;
+            if (f[1] == 2) {
+                for (int64_t c = 0; c < xw && j + 1 < ow; c++, j += 2)
+                    dst[j] = dst[j + 1] = src[c];
+            }
+            for (int64_t c = j / f[1]; j < ow; c++)
+                for (int64_t r = 0; r < f[1] && j < ow; r++, j++)
+                    dst[j] = src[c];
+        }
+        if (++i == oh) {
+            i = 0;
+            axon__fv_step(rk - 2, out->dims, x->strides, out->strides, idx, &ox, &oy);
+        }
+    }
+}
+
+/* kernels.h's upsample2d for f32: rows of x and out contiguous (else the
+ * reference), rows shared out between threads where there are many
+ * elements. */
+AXON_RUN_FN void axon__f_upsample2d(const axon_tensor *x, const axon_tensor *out, const int64_t f[2])
+{
+    const int rk = out->rank;
+    int64_t units;
+    if (rk < 2 || f[0] < 1 || f[1] < 1 || (x->dims[rk - 1] > 1 && x->strides[rk - 1] != 1) ||
+        (out->dims[rk - 1] > 1 && out->strides[rk - 1] != 1)) {
+        axon__k_upsample2d_f32(x, out, f);
+        return;
+    }
+    units = axon__numel(rk - 1, out->dims);
+    if (units == 0 || out->dims[rk - 1] == 0)
+        return;
+    const int nt = units * out->dims[rk - 1] >= AXON__PL_PAR_MIN ? axon__fv_threads(units) : 1;
+#ifdef _OPENMP
+    if (nt > 1) {   /* (no parallel region for one thread: entering one costs) */
+#pragma omp parallel num_threads(nt)
+        axon__up_part(x, out, f, units, axon__fv_thread_id(), nt);
+        return;
+    }
+#endif
+    (void)nt;
+    axon__up_part(x, out, f, units, 0, 1);
 }
 /* ==== axon fast: pool.c end =============================================== */

@@ -2,7 +2,7 @@
  * norm.c (tests/fast/conv.test; README.md beside it).  The fast f32
  * kernels against the references of runtime/kernels/ (their f32
  * instantiations, compiled after the fast files as a generated header may)
- * on random calls:
+ * (and upsample2d's) on random calls:
  *
  *     conv_run SEED ROUNDS      prints one summary line per kernel
  *
@@ -758,6 +758,66 @@ static void pool_case(stats *st, int64_t cs)
     buf_free(&by);
 }
 
+/* ---- upsample2d ------------------------------------------------------------------ */
+
+static void up_fast(void *ctx)
+{
+    pool_call *c = (pool_call *)ctx;
+    axon__f_upsample2d(&c->x, &c->y, c->window);
+}
+
+/* Nearest upsampling by factors 1-3 (the window's place holds them): the
+ * elements moved exactly, as the reference moves them. */
+static void up_case(stats *st, int64_t cs)
+{
+    pool_call c;
+    buf bx, by;
+    int rank = (int)irand(2, 5), bad = 0;
+    int64_t xd[AXON_MAX_RANK], yd[AXON_MAX_RANK], n, *off;
+    float *ref;
+    axon_tensor tr;
+    for (int i = 0; i < rank - 2; i++)
+        xd[i] = irand(0, 15) == 0 ? 0 : irand(1, 3);
+    xd[rank - 2] = irand(0, 2) == 0 ? edge_size() : irand(1, 6);
+    xd[rank - 1] = irand(0, 2) == 0 ? edge_size() + irand(0, 1) * 64 : edge_size();
+    c.op = 0;
+    c.window[0] = irand(1, 3);
+    c.window[1] = irand(0, 1) ? 2 : irand(1, 3);
+    for (int i = 0; i < rank - 2; i++)
+        yd[i] = xd[i];
+    yd[rank - 2] = xd[rank - 2] * c.window[0];
+    yd[rank - 1] = xd[rank - 1] * c.window[1];
+    c.x = view_make(&bx, rank, xd, (int)irand(0, 4));
+    c.y = view_make(&by, rank, yd, irand(0, 3) == 0 ? (int)irand(1, 4) : 0);
+    view_fill(&c.x, 1.0, 0.0, irand(0, 3) == 0 ? 0.02 : 0.0);
+    {
+        buf *ins[1] = { &bx };
+        bad |= run_threads(st, cs, up_fast, &c, &by, &c.y, ins, 1);
+    }
+    st->paths[c.window[1] == 2 ? 0 : 1]++;
+    n = axon__numel(rank, yd);
+    ref = (float *)malloc((size_t)(n + 1) * 4);
+    {
+        axon_shape sh;
+        sh.rank = rank;
+        memcpy(sh.dims, yd, sizeof(int64_t) * (size_t)rank);
+        axon__dense_view(ref, 4, &sh, &tr);
+        axon__k_upsample2d_f32(&c.x, &tr, c.window);
+    }
+    off = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
+    view_offsets(&c.y, off);
+    for (int64_t e = 0; e < n && !bad; e++)
+        bad |= check_elem(st, cs, e, ((float *)c.y.data)[off[e]], ref[e], 0.0);
+    if (bad && verbose)
+        printf("  upsample rank %d x [.. %lld %lld] f %lld %lld\n", rank, (long long)xd[rank - 2],
+               (long long)xd[rank - 1], (long long)c.window[0], (long long)c.window[1]);
+    st->cases++;
+    free(off);
+    free(ref);
+    buf_free(&bx);
+    buf_free(&by);
+}
+
 /* ---- softmax, log_softmax, layernorm ------------------------------------------------- */
 
 typedef struct norm_call {
@@ -871,6 +931,7 @@ int main(int argc, char **argv)
 {
     stats sc = { "conv2d", 0, 0, 0, { 0 }, 0 }, sp = { "pool2d", 0, 0, 0, { 0 }, 0 };
     stats ss = { "softmax", 0, 0, 0, { 0 }, 0 }, sl = { "layernorm", 0, 0, 0, { 0 }, 0 };
+    stats su = { "upsample2d", 0, 0, 0, { 0 }, 0 };
     int64_t rounds;
     if (argc < 3) {
         fprintf(stderr, "usage: conv_run SEED ROUNDS [-v]\n");
@@ -892,6 +953,7 @@ int main(int argc, char **argv)
     for (int64_t i = 0; i < rounds; i++) {
         conv_case(&sc, sc.cases);
         pool_case(&sp, sp.cases);
+        up_case(&su, su.cases);
         norm_case(&ss, ss.cases, (int)irand(0, 1));
         norm_case(&sl, sl.cases, 2);
     }
@@ -903,12 +965,15 @@ int main(int argc, char **argv)
     printf("pool2d: %lld cases (max %lld, mean %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
            (long long)sp.cases, (long long)sp.paths[0], (long long)sp.paths[1], (long long)sp.elements, sp.worst,
            (long long)sp.failed);
+    printf("upsample2d: %lld cases (columns twice %lld, other factors %lld), %lld elements, %lld failed\n",
+           (long long)su.cases, (long long)su.paths[0], (long long)su.paths[1], (long long)su.elements,
+           (long long)su.failed);
     printf("softmax: %lld cases (softmax %lld, log_softmax %lld), %lld elements, worst error/tolerance %.3f, "
            "%lld failed\n",
            (long long)ss.cases, (long long)ss.paths[0], (long long)ss.paths[1], (long long)ss.elements, ss.worst,
            (long long)ss.failed);
     printf("layernorm: %lld cases, %lld elements, worst error/tolerance %.3f, %lld failed\n", (long long)sl.cases,
            (long long)sl.elements, sl.worst, (long long)sl.failed);
-    return sc.failed + sp.failed + ss.failed + sl.failed ? 1 : 0;
+    return sc.failed + sp.failed + su.failed + ss.failed + sl.failed ? 1 : 0;
 }
 #endif

@@ -856,8 +856,12 @@ static void op_code(R *r, LNode *n)
     } else if (!strcmp(op, "upsample2d")) {
         const char *x = view(r, n->args[0]);
         need(r, KF_POOL, n->elem);
-        put(r, "{ const int64_t f[2] = { %s, %s }; axon__k_upsample2d_%s(&%s, &%s, f); }", dimval(r, n->args[1], 0),
-            dimval(r, n->args[1], 1), T, x, o);
+        put(r, "{ const int64_t f[2] = { %s, %s };", dimval(r, n->args[1], 0), dimval(r, n->args[1], 1));
+        const char *ref = ar_printf(r->a, "  axon__k_upsample2d_%s(&%s, &%s, f); }", T, x, o);
+        if (fast(r, n, FF_POOL, NULL))
+            fast_or_ref(r, ar_printf(r->a, "  axon__f_upsample2d(&%s, &%s, f); }", x, o), ref, 0);
+        else
+            put(r, "%s", ref);
     } else if (!strcmp(op, "pad2d")) {
         const char *x = view(r, n->args[0]);
         need(r, KF_ELEMENTWISE, n->elem);
