@@ -179,9 +179,12 @@ AXON_RUN_FN int axon__f_side_by_side(const axon__fplan *pl, int64_t bytes)
     return (int64_t)AXON_MAX_THREADS * axon__gemm_scratch_serial(m, n, k) <= bytes;
 }
 
-/* Thread tid of nth's products, side by side (axon__f_run). */
-AXON_RUN_FN void axon__f_side_part(const axon__fplan *pl, const float *a, const float *b, float *out, void *scratch,
-                                   int64_t slot, int tid, int nth)
+/* Thread tid of nth's products of the plan, in batch order: each on this
+ * thread alone in its slot of scratch (side by side), or (slot < 0) each
+ * as axon__sgemm with the whole scratch (one after another, each on the
+ * threads it takes). */
+AXON_RUN_FN void axon__f_part(const axon__fplan *pl, const float *a, const float *b, float *out, void *scratch,
+                              int64_t slot, int tid, int nth)
 {
     const int64_t nb = axon__f_count(pl->batch, pl->nb), nk = axon__f_count(pl->ksum, pl->nk);
     const axon__fax r = pl->row, c = pl->col, s = pl->sum;
@@ -191,8 +194,12 @@ AXON_RUN_FN void axon__f_side_part(const axon__fplan *pl, const float *a, const 
         for (int64_t f = 0; f < nk; f++) {
             int64_t fa, fb, fo;
             axon__f_offsets(pl->ksum, pl->nk, f, &fa, &fb, &fo);
-            axon__sgemm_serial(r.d, c.d, s.d, a + oa + fa, r.sa, s.sa, b + ob + fb, s.sb, c.sb, out + oo, r.so, c.so,
-                               f > 0, (char *)scratch + tid * slot);
+            if (slot < 0)
+                axon__sgemm(r.d, c.d, s.d, a + oa + fa, r.sa, s.sa, b + ob + fb, s.sb, c.sb, out + oo, r.so, c.so,
+                            f > 0, scratch);
+            else
+                axon__sgemm_serial(r.d, c.d, s.d, a + oa + fa, r.sa, s.sa, b + ob + fb, s.sb, c.sb, out + oo, r.so,
+                                   c.so, f > 0, (char *)scratch + tid * slot);
         }
     }
 }
@@ -201,11 +208,11 @@ AXON_RUN_FN void axon__f_side_part(const axon__fplan *pl, const float *a, const 
 AXON_RUN_FN void axon__f_run(const axon__fplan *pl, const float *a, const float *b, float *out, void *scratch,
                              int64_t bytes)
 {
-    const int64_t nb = axon__f_count(pl->batch, pl->nb), nk = axon__f_count(pl->ksum, pl->nk);
-    const axon__fax r = pl->row, c = pl->col, s = pl->sum;
     if (axon__f_side_by_side(pl, bytes)) {
+        const axon__fax r = pl->row, c = pl->col, s = pl->sum;
         const int64_t slot = axon__gemm_scratch_serial(r.d, c.d, s.d);
 #ifdef _OPENMP
+        const int64_t nb = axon__f_count(pl->batch, pl->nb), nk = axon__f_count(pl->ksum, pl->nk);
         int threads = omp_get_max_threads();
         if (threads > AXON_MAX_THREADS)
             threads = AXON_MAX_THREADS;
@@ -213,23 +220,14 @@ AXON_RUN_FN void axon__f_run(const axon__fplan *pl, const float *a, const float 
                                (double)AXON__GEMM_SERIAL) {
             /* (no parallel region for one thread: entering one costs) */
 #pragma omp parallel num_threads(threads)
-            axon__f_side_part(pl, a, b, out, scratch, slot, omp_get_thread_num(), omp_get_num_threads());
+            axon__f_part(pl, a, b, out, scratch, slot, omp_get_thread_num(), omp_get_num_threads());
             return;
         }
 #endif
-        axon__f_side_part(pl, a, b, out, scratch, slot, 0, 1);
+        axon__f_part(pl, a, b, out, scratch, slot, 0, 1);
         return;
     }
-    for (int64_t e = 0; e < nb; e++) {
-        int64_t oa, ob, oo;
-        axon__f_offsets(pl->batch, pl->nb, e, &oa, &ob, &oo);
-        for (int64_t f = 0; f < nk; f++) {
-            int64_t fa, fb, fo;
-            axon__f_offsets(pl->ksum, pl->nk, f, &fa, &fb, &fo);
-            axon__sgemm(r.d, c.d, s.d, a + oa + fa, r.sa, s.sa, b + ob + fb, s.sb, c.sb, out + oo, r.so, c.so,
-                        f > 0, scratch);
-        }
-    }
+    axon__f_part(pl, a, b, out, scratch, -1, 0, 1);
 }
 
 /* out = 0 */

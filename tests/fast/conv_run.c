@@ -387,6 +387,18 @@ static float *view_dense(const axon_tensor *t, int absv, axon_tensor *d)
     return p;
 }
 
+/* A dense float buffer of this shape (one float more, for a count of 0)
+ * and its view in t: the references' outputs. */
+static float *dense_out(int rank, const int64_t *dims, axon_tensor *t)
+{
+    axon_shape sh;
+    float *p = (float *)malloc((size_t)(axon__numel(rank, dims) + 1) * 4);
+    sh.rank = rank;
+    memcpy(sh.dims, dims, sizeof(int64_t) * (size_t)rank);
+    axon__dense_view(p, 4, &sh, t);
+    return p;
+}
+
 /* ---- checking ---------------------------------------------------------------- */
 
 typedef struct stats {
@@ -722,15 +734,10 @@ static void pool_case(stats *st, int64_t cs)
     }
     st->paths[c.op == AXON_RED_MAX ? 0 : 1]++;
     n = axon__numel(rank, yd);
-    ref = (float *)malloc((size_t)(n + 1) * 4);
-    bound = (float *)malloc((size_t)(n + 1) * 4);
+    ref = dense_out(rank, yd, &tr);
+    bound = dense_out(rank, yd, &tb);
     {
-        axon_shape s;
         float *px;
-        s.rank = rank;
-        memcpy(s.dims, yd, sizeof(int64_t) * (size_t)rank);
-        axon__dense_view(ref, 4, &s, &tr);
-        axon__dense_view(bound, 4, &s, &tb);
         axon__k_pool2d_f32(c.op, &c.x, &tr, c.window, c.stride, c.pad);
         px = view_dense(&c.x, 1, &ax);
         axon__k_pool2d_f32(AXON_RED_MEAN, &ax, &tb, c.window, c.stride, c.pad);
@@ -796,14 +803,8 @@ static void up_case(stats *st, int64_t cs)
     }
     st->paths[c.window[1] == 2 ? 0 : 1]++;
     n = axon__numel(rank, yd);
-    ref = (float *)malloc((size_t)(n + 1) * 4);
-    {
-        axon_shape sh;
-        sh.rank = rank;
-        memcpy(sh.dims, yd, sizeof(int64_t) * (size_t)rank);
-        axon__dense_view(ref, 4, &sh, &tr);
-        axon__k_upsample2d_f32(&c.x, &tr, c.window);
-    }
+    ref = dense_out(rank, yd, &tr);
+    axon__k_upsample2d_f32(&c.x, &tr, c.window);
     off = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
     view_offsets(&c.y, off);
     for (int64_t e = 0; e < n && !bad; e++)
@@ -870,17 +871,11 @@ static void norm_case(stats *st, int64_t cs, int kind)
     }
     st->paths[kind]++;
     n = axon__numel(rank, xd);
-    ref = (float *)malloc((size_t)(n + 1) * 4);
-    {
-        axon_shape s;
-        s.rank = rank;
-        memcpy(s.dims, xd, sizeof(int64_t) * (size_t)rank);
-        axon__dense_view(ref, 4, &s, &tr);
-        if (kind == 2)
-            axon__k_layernorm_f32(&c.x, &c.g, &c.b, &tr);
-        else
-            axon__k_softmax_f32(kind, &c.x, &tr);
-    }
+    ref = dense_out(rank, xd, &tr);
+    if (kind == 2)
+        axon__k_layernorm_f32(&c.x, &c.g, &c.b, &tr);
+    else
+        axon__k_softmax_f32(kind, &c.x, &tr);
     xs = view_dense(&c.x, 0, &dx);
     off = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
     view_offsets(&c.y, off);
