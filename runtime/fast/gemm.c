@@ -14,6 +14,7 @@
  *           ir: the Mc block by MR  the micro-kernel: an MR x NR tile of c
  *                                   in vector registers, Kc rank-1 updates
  *
+ * (A few long dot products go another way: axon__gemm_dots below.)
  * Edges (m, n not multiples of MR, NR) are packed with zeros and the tile
  * stored through a scalar loop over its valid part; k needs no padding (the
  * micro-kernel runs exactly Kc steps).  Nothing outside the operands is
@@ -256,6 +257,52 @@ AXON_RUN_FN void axon__gemm_zero(int64_t m, int64_t n, float *c, int64_t rs, int
             c[i * rs + j * cs] = 0.0f;
 }
 
+/* ---- a few long dot products ------------------------------------------------
+ * A product of few elements (m n <= 128) over a long sum (k >= 256) whose
+ * a rows and b columns are contiguous along it (a classifier written as a
+ * conv over the whole feature map, scores against a few rows): each
+ * element one dot product, a and b read once, nothing packed (packing
+ * would write k NR floats per sliver for n of them).  Summed in lanes of
+ * the vector width, the lanes added in order, then the tail: a function
+ * of k alone, on one thread. */
+#define AXON__GEMM_DOT(m, n, k) ((m) * (n) <= 128 && (k) >= 256)
+
+AXON__GEMM_FMA AXON_RUN_FN float axon__gemm_dot1(const float *x, const float *y, int64_t k)
+{
+    float r = 0.0f;
+    int64_t p = 0;
+#if AXON__GEMM_VB
+    {
+        const int64_t L = AXON__GEMM_VL;
+        axon__vf s0 = { 0 }, s1 = { 0 };
+        float t[AXON__GEMM_VL];
+        for (; p + 2 * L <= k; p += 2 * L) {
+            s0 += *(const axon__vfu *)(x + p) * *(const axon__vfu *)(y + p);
+            s1 += *(const axon__vfu *)(x + p + L) * *(const axon__vfu *)(y + p + L);
+        }
+        for (; p + L <= k; p += L)
+            s0 += *(const axon__vfu *)(x + p) * *(const axon__vfu *)(y + p);
+        *(axon__vfu *)t = s0 + s1;
+        for (int l = 0; l < AXON__GEMM_VL; l++)
+            r += t[l];
+    }
+#endif
+    for (; p < k; p++)
+        r += x[p] * y[p];
+    return r;
+}
+
+AXON_RUN_FN void axon__gemm_dots(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, const float *b,
+                                 int64_t b_cs, float *c, int64_t c_rs, int64_t c_cs, int accumulate)
+{
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            const float d = axon__gemm_dot1(a + i * a_rs, b + j * b_cs, k);
+            float *u = c + i * c_rs + j * c_cs;
+            *u = accumulate ? *u + d : d;
+        }
+}
+
 /* Thread tid of nth's part of the packed product (below). */
 AXON_RUN_FN void axon__sgemm_part(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, int64_t a_cs,
                                   const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs, int64_t c_cs,
@@ -321,6 +368,10 @@ AXON_RUN_FN void axon__sgemm_packed(int64_t m, int64_t n, int64_t k, const float
                                     const float *b, int64_t b_rs, int64_t b_cs, float *c, int64_t c_rs,
                                     int64_t c_cs, int accumulate, void *scratch, int threads)
 {
+    if (a_cs == 1 && b_rs == 1 && AXON__GEMM_DOT(m, n, k)) {
+        axon__gemm_dots(m, n, k, a, a_rs, b, b_cs, c, c_rs, c_cs, accumulate);
+        return;
+    }
 #ifdef _OPENMP
     if (threads > 1) {
 #pragma omp parallel num_threads(threads)

@@ -53,15 +53,17 @@ def config(driver):
 # ---- views -------------------------------------------------------------------------
 
 
-def make_view(rng, dims, is_out):
+def make_view(rng, dims, is_out, order=None):
     """A strided view of the given dims in a buffer of its own: a permuted
     layout now and then (a transpose), padding between rows (a slice),
     reversed axes (negative strides), broadcast axes (stride 0, inputs
     only), any stride on a unit axis.  Returns (nelem, offset, strides)."""
     rank = len(dims)
-    order = list(range(rank))
-    if rng.random() < 0.35:
-        rng.shuffle(order)
+    if order is None:
+        order = list(range(rank))
+        if rng.random() < 0.35:
+            rng.shuffle(order)
+    order = list(order)
     strides = [0] * rank
     cur = 1 if rng.random() < 0.9 else 2
     for ax in reversed(order):
@@ -107,8 +109,8 @@ class Case:
         self.views = []       # (dims, offset, strides, labels)
         self.bufs = []
 
-    def add(self, rng, dims, labels, is_out):
-        nel, off, strides = make_view(rng, dims, is_out)
+    def add(self, rng, dims, labels, is_out, order=None):
+        nel, off, strides = make_view(rng, dims, is_out, order)
         self.views.append((list(dims), off, strides, list(labels)))
         buf = rng.uniform(-1.0, 1.0, nel).astype(np.float32)
         if is_out and not self.acc and rng.random() < 0.5:
@@ -193,8 +195,15 @@ def sizes(rng, cfg, budget):
 def gen_sgemm(rng, cfg, budget):
     m, n, k = sizes(rng, cfg, budget)
     c = Case('sgemm', acc=int(rng.random() < 0.5), salign=int(rng.choice([0, 0, 4, 36])))
-    c.add(rng, [m, k], [0, 0], False)
-    c.add(rng, [k, n], [0, 0], False)
+    order = None
+    if rng.random() < 0.15:
+        # a few long dot products (gemm.c's axon__gemm_dots): m n <= 128,
+        # k >= 256 (and at the edge), a's rows and b's columns contiguous
+        m, n = int(rng.integers(1, 13)), int(rng.integers(1, 11))
+        k = int(rng.choice([255, 256, 257, 2 * cfg['KC'] + 1, int(rng.integers(256, 3000))]))
+        order = ([0, 1], [1, 0])
+    c.add(rng, [m, k], [0, 0], False, order and order[0])
+    c.add(rng, [k, n], [0, 0], False, order and order[1])
     c.add(rng, [m, n], [0, 0], True)
     return c
 
