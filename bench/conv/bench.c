@@ -83,48 +83,7 @@
 #include <omp.h>
 #endif
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The cores that other processes kept busy while the timed runs went on:
- * the machine's busy time (/proc/stat) less this process's CPU time, over
- * the wall time; -1 where unknown or under 0.5 s (/proc/stat counts in
- * ticks of 10 ms). */
-static double machine_busy(void)
-{
-    unsigned long long v[8];
-    FILE *f = fopen("/proc/stat", "r");
-    int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-                       &v[6], &v[7])
-              : 0;
-    if (f)
-        fclose(f);
-    if (n != 8)
-        return -1;
-    return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK);
-}
-
-static double own_cpu(void)
-{
-    struct rusage r;
-    getrusage(RUSAGE_SELF, &r);
-    return (double)r.ru_utime.tv_sec + 1e-6 * (double)r.ru_utime.tv_usec + (double)r.ru_stime.tv_sec +
-           1e-6 * (double)r.ru_stime.tv_usec;
-}
-
-static double others_load(double busy0, double own0, double wall0)
-{
-    const double busy1 = machine_busy(), own1 = own_cpu(), wall = now() - wall0;
-    double l;
-    if (busy0 < 0 || busy1 < 0 || wall < 0.5)
-        return -1;
-    l = ((busy1 - busy0) - (own1 - own0)) / wall;
-    return l < 0 ? 0 : l;
-}
+#include "bench/common/load.h"
 
 /* ---- the cases ------------------------------------------------------------ */
 

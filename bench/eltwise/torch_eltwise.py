@@ -34,43 +34,14 @@ liveness check).  Without PyTorch: says so, exits 0.
 """
 import os
 import re
-import resource
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from load import Others  # noqa: E402  (bench/common/load.py)
+
 TOL = 1e-4
 IMPLS = ['memcpy', 'biasrelu', 'expnorm', 'softmax', 'layernorm']
-
-
-def machine_busy():
-    """CPU seconds the whole machine has been busy (/proc/stat), or None."""
-    try:
-        with open('/proc/stat') as f:
-            v = [int(x) for x in f.readline().split()[1:9]]
-    except (OSError, ValueError):
-        return None
-    return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / os.sysconf('SC_CLK_TCK')
-
-
-def own_cpu():
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-
-class Others:
-    """The cores other processes kept busy during a measurement (bench.c's
-    `others`): -1 when unknown or under 0.5 s."""
-
-    def __enter__(self):
-        self.m0, self.c0, self.t0 = machine_busy(), own_cpu(), time.perf_counter()
-        return self
-
-    def __exit__(self, *exc):
-        m1, c1, wall = machine_busy(), own_cpu(), time.perf_counter() - self.t0
-        self.load = -1.0
-        if self.m0 is not None and m1 is not None and wall >= 0.5:
-            self.load = max(0.0, ((m1 - self.m0) - (c1 - self.c0)) / wall)
-        return False
 
 
 def parse_size(s):
@@ -177,7 +148,8 @@ def main():
                         for _ in range(calls):
                             f()
                         best = min(best, (time.perf_counter() - t0) / calls)
-            print('RESULT torch-%s %s %d %.6g %.2f' % (impl, arg, threads, best * 1e3, others.load))
+            print('RESULT torch-%s %s %d %.6g %.2f' % (impl, arg, threads, best * 1e3,
+              -1.0 if others.load is None else others.load))
             sys.stdout.flush()
     return status
 

@@ -42,7 +42,6 @@ import argparse
 import ctypes
 import math
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -52,6 +51,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'common'))
+from load import Others  # noqa: E402  (bench/common/load.py)
 
 
 def T(*dims):
@@ -215,46 +216,6 @@ class Threads:
         self.torch.set_num_threads(n)
         if self.openblas is not None:
             self.openblas.openblas_set_num_threads(n)
-
-
-TICK = os.sysconf('SC_CLK_TCK')
-
-
-def machine_busy():
-    """CPU seconds the whole machine has been busy (/proc/stat), or None."""
-    try:
-        with open('/proc/stat') as f:
-            v = [int(x) for x in f.readline().split()[1:9]]
-    except (OSError, ValueError):
-        return None
-    user, nice, system, idle, iowait, irq, softirq, steal = v
-    return (user + nice + system + irq + softirq + steal) / TICK
-
-
-def own_cpu():
-    """CPU seconds of this process and its waited-for children."""
-    t = 0.0
-    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
-        r = resource.getrusage(who)
-        t += r.ru_utime + r.ru_stime
-    return t
-
-
-class Others:
-    """The cores that other processes kept busy while a measurement ran:
-    the machine's busy time (/proc/stat) less this process's and its
-    children's, over the wall time."""
-
-    def __enter__(self):
-        self.m0, self.c0, self.t0 = machine_busy(), own_cpu(), time.perf_counter()
-        return self
-
-    def __exit__(self, *exc):
-        m1, c1, wall = machine_busy(), own_cpu(), time.perf_counter() - self.t0
-        self.load = None
-        if self.m0 is not None and m1 is not None and wall >= 0.5:  # /proc/stat counts in ticks of 10 ms
-            self.load = max(0.0, ((m1 - self.m0) - (c1 - self.c0)) / wall)
-        return False
 
 
 def wait_idle(limit):
