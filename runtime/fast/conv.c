@@ -220,9 +220,9 @@ AXON_RUN_FN void axon__cv_direct_part(const axon__cv_plan *p, const axon_tensor 
                                       const axon_tensor *out, char *scratch, int t, int nt)
 {
     const int64_t *xs = x->strides, *os = out->strides;
-    const int64_t u0 = p->units / nt * t + (t < p->units % nt ? t : p->units % nt);
-    const int64_t u1 = u0 + p->units / nt + (t < p->units % nt);
     float *pk = (float *)(scratch + t * p->slot);
+    int64_t u0, u1;
+    axon__fv_range(p->units, t, nt, &u0, &u1);
     if (u0 < u1)
         axon__cv_zero(pk, p->c * p->plane);
     for (int64_t u = u0; u < u1; u++) {
@@ -412,8 +412,8 @@ AXON_RUN_FN void axon__cv_gemm_part(const axon__cv_plan *p, const axon_tensor *x
     const int direct_b = p->r == 1 && p->q == 1 && p->s0 == 1 && p->s1 == 1 && p->p0 == 0 && p->p1 == 0 &&
                          p->oh == p->h && p->ow == p->w && (p->h == 1 || xs[2] == p->w * xs[3]);
     const int direct_c = !p->wide && (p->oh == 1 || os[2] == p->ow * os[3]);
-    const int64_t u0 = p->units / nt * t + (t < p->units % nt ? t : p->units % nt);
-    const int64_t u1 = u0 + p->units / nt + (t < p->units % nt);
+    int64_t u0, u1;
+    axon__fv_range(p->units, t, nt, &u0, &u1);
     for (int64_t u = u0; u < u1; u++) {
         const int64_t mb = u % p->nmc, pc = u / p->nmc % p->nch, gb = u / p->nmc / p->nch;
         const int64_t gi = gb % p->g, b = gb / p->g;
@@ -438,8 +438,8 @@ AXON_RUN_FN void axon__cv_gemm_part(const axon__cv_plan *p, const axon_tensor *x
                     if (os[3] == 1)
                         axon__cv_copy(dst, cbuf + o * n + e, 1, keep);
                     else
-                        for (int64_t t = 0; t < keep; t++)
-                            dst[t * os[3]] = cbuf[o * n + e + t];
+                        for (int64_t z = 0; z < keep; z++)
+                            dst[z * os[3]] = cbuf[o * n + e + z];
                 }
                 e += len;
             }

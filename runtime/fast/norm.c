@@ -163,9 +163,8 @@ AXON_RUN_FN void axon__nm_rows_part(int kind, const axon_tensor *x, const float 
     const int64_t n = x->dims[r - 1];
     const float *xp = (const float *)x->data;
     float *yp = (float *)out->data;
-    const int64_t e0 = rows / nt * t + (t < rows % nt ? t : rows % nt);
-    const int64_t e1 = e0 + rows / nt + (t < rows % nt);
-    int64_t idx[AXON_MAX_RANK], ox, oy;
+    int64_t e0, e1, idx[AXON_MAX_RANK], ox, oy;
+    axon__fv_range(rows, t, nt, &e0, &e1);
     axon__fv_seek(r - 1, x->dims, x->strides, out->strides, e0, idx, &ox, &oy);
     for (int64_t e = e0; e < e1; e++) {
         if (kind == 2)

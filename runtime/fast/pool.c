@@ -144,9 +144,9 @@ AXON_RUN_FN void axon__pl_part(const axon__pl_geom *g, const axon_tensor *x, con
                                int t, int nt)
 {
     const int rk = out->rank;
-    const int64_t u0 = units / nt * t + (t < units % nt ? t : units % nt);
-    const int64_t u1 = u0 + units / nt + (t < units % nt);
-    int64_t idx[AXON_MAX_RANK], ox, oy, i = u0 % g->oh;
+    int64_t u0, u1, idx[AXON_MAX_RANK], ox, oy, i;
+    axon__fv_range(units, t, nt, &u0, &u1);
+    i = u0 % g->oh;
     axon__fv_seek(rk - 2, out->dims, x->strides, out->strides, u0 / g->oh, idx, &ox, &oy);
     for (int64_t u = u0; u < u1; u++) {
         axon__pl_row(g, (const float *)x->data + ox, (float *)out->data + oy + i * out->strides[rk - 2], i);
@@ -212,9 +212,9 @@ AXON_RUN_FN void axon__up_part(const axon_tensor *x, const axon_tensor *out, con
 {
     const int rk = out->rank;
     const int64_t oh = out->dims[rk - 2], ow = out->dims[rk - 1], xw = x->dims[rk - 1];
-    const int64_t u0 = units / nt * t + (t < units % nt ? t : units % nt);
-    const int64_t u1 = u0 + units / nt + (t < units % nt);
-    int64_t idx[AXON_MAX_RANK], ox, oy, i = u0 % oh;
+    int64_t u0, u1, idx[AXON_MAX_RANK], ox, oy, i;
+    axon__fv_range(units, t, nt, &u0, &u1);
+    i = u0 % oh;
     axon__fv_seek(rk - 2, out->dims, x->strides, out->strides, u0 / oh, idx, &ox, &oy);
     for (int64_t u = u0; u < u1; u++) {
         float *dst = (float *)out->data + oy + i * out->strides[rk - 2];

@@ -215,6 +215,14 @@ AXON_RUN_FN int axon__fv_thread_id(void)
     return 0;
 #endif
 }
+
+/* Thread t of nt's share of `units` units of work: [*u0, *u1), contiguous
+ * ranges in order, their sizes differing by at most one. */
+AXON_RUN_FN void axon__fv_range(int64_t units, int t, int nt, int64_t *u0, int64_t *u1)
+{
+    *u0 = units / nt * t + (t < units % nt ? t : units % nt);
+    *u1 = *u0 + units / nt + (t < units % nt);
+}
 /* Rows (or planes) of two views over their first nax axes, row-major:
  * axon__fv_seek sets idx[] and the two element offsets for row e,
  * axon__fv_step goes on to the next row. */

@@ -636,18 +636,23 @@ static int64_t count_of(const ScratchShape *s)
     return n;
 }
 
+/* The largest sizes of node n's first two operands and of n itself, in a
+ * bounded function: 0 where one is not known. */
+static int operand_maxima(R *r, LNode *n, const ScratchShape **a, const ScratchShape **b, const ScratchShape **o)
+{
+    return r->bounded && (*a = dmax_of(r, n->args[0])) && (*b = dmax_of(r, n->args[1])) && (*o = dmax_of(r, n));
+}
+
 static ScratchNeed need_matmul(R *r, LNode *n)
 {
     const ScratchShape *a, *b, *o;
-    if (!r->bounded || !(a = dmax_of(r, n->args[0])) || !(b = dmax_of(r, n->args[1])) || !(o = dmax_of(r, n)))
-        return no_need;
-    return scratch_matmul(a, b, o);
+    return operand_maxima(r, n, &a, &b, &o) ? scratch_matmul(a, b, o) : no_need;
 }
 
 static ScratchNeed need_einsum(R *r, LNode *n)
 {
     const ScratchShape *a, *b, *o;
-    if (!r->bounded || !(a = dmax_of(r, n->args[0])) || !(b = dmax_of(r, n->args[1])) || !(o = dmax_of(r, n)))
+    if (!operand_maxima(r, n, &a, &b, &o))
         return no_need;
     unsigned char in[256] = { 0 };
     LNode *of[256] = { 0 };
@@ -668,31 +673,35 @@ static ScratchNeed need_einsum(R *r, LNode *n)
     return scratch_einsum_mnk(mck[0], mck[1], mck[2]);
 }
 
+/* A conv's parameter q (0 stride, 1 padding, 2 dilation, 3 groups) on
+ * spatial axis i (0 height, 1 width; groups: either): the dims node that
+ * gives it and its index there, or NULL where it takes its default (1, 0,
+ * 1, 1): a call of two arguments, a plain conv's dilation and groups, a
+ * 1-D conv's height. */
+static LNode *conv_param(LNode *n, int one_d, int grouped, int q, int i, int *j)
+{
+    if (n->nargs < 4 || (q >= 2 && !grouped) || (q < 3 && one_d && i == 0))
+        return NULL;
+    *j = q == 3 || one_d ? 0 : i;
+    return n->args[2 + q];
+}
+
+static const int64_t conv_default[4] = { 1, 0, 1, 1 };
+
 /* prm: s0, s1, p0, p1, d0, d1, groups, as the conv's code reads them. */
 static ScratchNeed need_conv(R *r, LNode *n, int one_d, int grouped)
 {
     const ScratchShape *x, *w, *o;
-    if (!r->bounded || !(x = dmax_of(r, n->args[0])) || !(w = dmax_of(r, n->args[1])) || !(o = dmax_of(r, n)))
+    if (!operand_maxima(r, n, &x, &w, &o))
         return no_need;
-    int64_t prm[7] = { 1, 1, 0, 0, 1, 1, 1 };
-    if (n->nargs >= 4) {
-        for (int i = 0; i < 2; i++) {
-            if (one_d && i == 0)
-                continue;
-            int j = one_d ? 0 : i;
-            for (int q = 0; q < (grouped ? 3 : 2); q++) {
-                const ScratchShape *v = dmax_of(r, n->args[2 + q]);
-                if (!v || j >= v->rank)
-                    return no_need;
-                prm[2 * q + i] = v->dims[j];
-            }
-        }
-        if (grouped) {
-            const ScratchShape *v = dmax_of(r, n->args[5]);
-            if (!v || v->rank < 1)
-                return no_need;
-            prm[6] = v->dims[0];
-        }
+    int64_t prm[7];
+    for (int k = 0; k < 7; k++) {
+        int q = k / 2, j = 0;
+        LNode *a = conv_param(n, one_d, grouped, q, k % 2, &j);
+        const ScratchShape *v = a ? dmax_of(r, a) : NULL;
+        if (a && (!v || j >= v->rank))
+            return no_need;
+        prm[k] = a ? v->dims[j] : conv_default[q];
     }
     return scratch_conv(x, w, o, one_d, prm);
 }
@@ -796,20 +805,14 @@ static void op_code(R *r, LNode *n)
             put(r, "axon__unit_view(&%s, 2, &%s);", w, w);
             put(r, "axon__unit_view(&%s, 2, &%s);", o, o);
         }
-        const char *s[2] = { "1", "1" }, *p[2] = { "0", "0" }, *d[2] = { "1", "1" }, *g = "1";
-        if (n->nargs >= 4) {
+        const char *v[4][2];        /* stride, padding, dilation, groups */
+        for (int q = 0; q < 4; q++)
             for (int i = 0; i < 2; i++) {
-                if (one_d && i == 0)
-                    continue;
-                int j = one_d ? 0 : i;
-                s[i] = dimval(r, n->args[2], j);
-                p[i] = dimval(r, n->args[3], j);
-                if (grouped)
-                    d[i] = dimval(r, n->args[4], j);
+                int j = 0;
+                LNode *a = conv_param(n, one_d, grouped, q, i, &j);
+                v[q][i] = a ? dimval(r, a, j) : ar_printf(r->a, "%lld", (long long)conv_default[q]);
             }
-            if (grouped)
-                g = dimval(r, n->args[5], 0);
-        }
+        const char *const *s = v[0], *const *p = v[1], *const *d = v[2], *g = v[3][0];
         need(r, KF_CONV, n->elem);
         put(r, "{ const int64_t s[2] = { %s, %s }, p[2] = { %s, %s }, d[2] = { %s, %s };", s[0], s[1], p[0], p[1], d[0],
             d[1]);
