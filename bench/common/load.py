@@ -45,3 +45,22 @@ class Others:
         if self.m0 is not None and m1 is not None and wall >= 0.5:
             self.load = max(0.0, ((m1 - self.m0) - (c1 - self.c0)) / wall)
         return False
+
+
+def best_of(f, reps, secs, fixed):
+    """f's best time a call over reps runs of `calls` calls each (fixed if
+    over 0, else enough for secs, from one timed call), and the cores others
+    kept busy meanwhile (-1.0 when unknown): the PyTorch side of the C
+    drivers' timing (bench/conv, bench/eltwise)."""
+    t0 = time.perf_counter()
+    f()
+    t = time.perf_counter() - t0
+    calls = fixed if fixed > 0 else max(1, int(secs / t) + 1 if t > 0 else 1000)
+    best = float('inf')
+    with Others() as others:
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                f()
+            best = min(best, (time.perf_counter() - t0) / calls)
+    return best, -1.0 if others.load is None else others.load

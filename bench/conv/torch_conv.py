@@ -31,10 +31,9 @@ import glob
 import os
 import re
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
-from load import Others  # noqa: E402  (bench/common/load.py)
+from load import best_of  # noqa: E402  (bench/common/load.py)
 
 # name: (op, in channels, out channels, window, groups, padding, stride): bench.c's table
 CASES = {
@@ -116,25 +115,14 @@ def main():
                 return F.avg_pool2d(x, r, stride=stride, padding=pad)
         with torch.no_grad():
             y = f()
-            t0 = time.perf_counter()
-            f()
-            t = time.perf_counter() - t0
             with torch.autograd.profiler.profile() as prof:
                 f()
             ops = [e.name for e in prof.function_events
                    if re.search(r'conv|pool', e.name) and e.name not in ('aten::conv2d', 'aten::convolution',
                                                                           'aten::_convolution')]
             print('torch: %s at %d, %d threads, runs %s' % (name, size, threads, ' > '.join(ops) or '?'))
-            calls = fixed if fixed > 0 else max(1, int(secs / t) + 1 if t > 0 else 1000)
-            best = float('inf')
-            with Others() as others:
-                for _ in range(reps):
-                    t0 = time.perf_counter()
-                    for _ in range(calls):
-                        f()
-                    best = min(best, (time.perf_counter() - t0) / calls)
-        print('RESULT torch %s %d %d %.6g %.2f' % (name, size, threads, best * 1e3,
-              -1.0 if others.load is None else others.load))
+            best, load = best_of(f, reps, secs, fixed)
+        print('RESULT torch %s %d %d %.6g %.2f' % (name, size, threads, best * 1e3, load))
         sys.stdout.flush()
         if not data:
             continue

@@ -35,10 +35,9 @@ liveness check).  Without PyTorch: says so, exits 0.
 import os
 import re
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
-from load import Others  # noqa: E402  (bench/common/load.py)
+from load import best_of  # noqa: E402  (bench/common/load.py)
 
 TOL = 1e-4
 IMPLS = ['memcpy', 'biasrelu', 'expnorm', 'softmax', 'layernorm']
@@ -137,19 +136,8 @@ def main():
                         print('%s %s %d %s %.3g' % ('AGREE' if ok else 'DISAGREE', impl, threads, arg, d))
                         if not ok:
                             status = 1
-                t0 = time.perf_counter()
-                f()
-                t = time.perf_counter() - t0
-                calls = fixed if fixed > 0 else max(1, int(secs / t) + 1 if t > 0 else 1000)
-                best = float('inf')
-                with Others() as others:
-                    for _ in range(reps):
-                        t0 = time.perf_counter()
-                        for _ in range(calls):
-                            f()
-                        best = min(best, (time.perf_counter() - t0) / calls)
-            print('RESULT torch-%s %s %d %.6g %.2f' % (impl, arg, threads, best * 1e3,
-              -1.0 if others.load is None else others.load))
+                best, load = best_of(f, reps, secs, fixed)
+            print('RESULT torch-%s %s %d %.6g %.2f' % (impl, arg, threads, best * 1e3, load))
             sys.stdout.flush()
     return status
 
