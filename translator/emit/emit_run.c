@@ -1550,7 +1550,7 @@ void emit_run(Compilation *cp, Binding *b, const char *cname, const char *prefix
     if (nd) {
         put(rr, "int64_t dyn[%d];", nd);
         for (int i = 0; i < nd; i++)
-            put(rr, "dyn[%d] = plan->node_max[%d].dims[0];   /* (until its nonzero runs) */", i, r.dyn_node[i]->id);
+            put(rr, "dyn[%d] = AXON_DIM_UNKNOWN;   /* (until its nonzero runs) */", i);
     }
     if (views && L->max_depth)
         put(rr, "int64_t it[%d] = { 0 };", L->max_depth);

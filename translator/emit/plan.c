@@ -1631,6 +1631,8 @@ int plan_function(Plan *p, const Scheme *s)
         k->local = ar_printf(a, "dyn[%d]", i);
         k->from = "the size an operation found";
         k->validated = 1;
+        k->maybe_unknown = 1;   /* AXON_DIM_UNKNOWN until its operation runs:
+                                 * what reads it waits (emit_run.c) */
         set_var(&pl, v, k);
     }
     /* Simple steps first; a solve by a run-time factor only when no simple
