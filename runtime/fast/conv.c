@@ -13,6 +13,13 @@
  *     apart;
  *   - one window covering the whole image (a classifier written as a conv):
  *     one axon__sgemm over all the images, x and w read in place;
+ *   - on the grid (the rest, where at most a quarter of the computed
+ *     columns are dropped): x's planes zero padded and split into phases
+ *     by the stride once, in the shared scratch (or x itself for a
+ *     stride-1 unpadded conv), so that each row of the im2col is one run
+ *     of the grid; the product's micro-kernel reads B's rows there in
+ *     place through a table of offsets, nothing packed but the last
+ *     narrow sliver;
  *   - the rest: im2col of a block of output pixels into the scratch, then
  *     axon__sgemm.
  * Views the fast paths cannot read (a weight whose (c, r, q) axes are not
@@ -279,101 +286,94 @@ AXON_RUN_FN void axon__cv_im2col(const axon__cv_plan *p, const axon_tensor *x, i
     }
 }
 
-/* ---- wide (plan.wide): the product packs B straight from the grid ------- */
+/* ---- wide (plan.wide): the product reads B's rows on the grid ------------ */
 
-/* The grid of image b, group gi's channels: x's planes where x has no
- * padding (its rows contiguous and one row apart: the caller checks), else
- * the padded copies in the shared scratch; *cplane: a channel's stride. */
-AXON_RUN_FN const float *axon__cv_grid(const axon__cv_plan *p, const axon_tensor *x, const float *pads, int64_t b,
+/* The grid of image b, group gi's channels (fast.h): x's planes where it
+ * is x itself (a stride-1 unpadded conv, x's rows contiguous: the caller
+ * checks), else the phases in the shared scratch; *cplane: a channel's
+ * stride. */
+AXON_RUN_FN const float *axon__cv_grid(const axon__cv_plan *p, const axon_tensor *x, const char *shared, int64_t b,
                                        int64_t gi, int64_t *cplane)
 {
-    if (!p->shared) {
+    if (!p->grid) {
         *cplane = x->strides[1];
         return (const float *)x->data + b * x->strides[0] + gi * p->c * x->strides[1];
     }
-    *cplane = p->hg * p->wg;
-    return pads + (b * p->g + gi) * p->c * p->hg * p->wg;
+    *cplane = p->cplane;
+    return (const float *)(const void *)shared + (b * p->g + gi) * p->c * p->cplane;
 }
 
-/* The padded copy of plane pl of x (b, channel) into pads. */
-AXON_RUN_FN void axon__cv_pad_plane(const axon__cv_plan *p, const axon_tensor *x, float *pads, int64_t pl)
+/* The phases of plane pl of x (b, channel) into the grid: phase (a, t),
+ * row y, column z is x's row y s0 + a - p0, column z s1 + t - p1 (0
+ * outside x). */
+AXON_RUN_FN void axon__cv_grid_plane(const axon__cv_plan *p, const axon_tensor *x, float *grid, int64_t pl)
 {
     const int64_t *xs = x->strides, b = pl / (p->g * p->c), ch = pl % (p->g * p->c);
     const float *src = (const float *)x->data + b * xs[0] + ch * xs[1];
-    float *d = pads + pl * p->hg * p->wg;
-    axon__cv_zero(d, p->p0 * p->wg);
-    for (int64_t i = 0; i < p->h; i++) {
-        float *row = d + (p->p0 + i) * p->wg;
-        axon__cv_zero(row, p->p1);
-        axon__cv_copy(row + p->p1, src + i * xs[2], xs[3], p->w);
-        axon__cv_zero(row + p->p1 + p->w, p->p1);
-    }
-    axon__cv_zero(d + (p->p0 + p->h) * p->wg, p->p0 * p->wg);
+    for (int64_t a = 0; a < p->ph0; a++)
+        for (int64_t t = 0; t < p->ph1; t++) {
+            float *d = grid + pl * p->cplane + (a * p->ph1 + t) * p->hg * p->wg;
+            for (int64_t y = 0; y < p->hg; y++) {
+                const int64_t row = y * p->s0 + a - p->p0;
+                if (row < 0 || row >= p->h)
+                    axon__cv_zero(d + y * p->wg, p->wg);
+                else
+                    axon__cv_row(d + y * p->wg, src + row * xs[2], xs[3], p->w, t - p->p1, p->s1, p->wg);
+            }
+        }
 }
 
-/* Every plane's (on threads where there are many elements). */
-AXON_RUN_FN void axon__cv_pad_planes(const axon__cv_plan *p, const axon_tensor *x, float *pads)
+/* The grid's planes (on threads where there are many elements), and the
+ * offset of each im2col row (ci, r, q) from its channel group's grid. */
+AXON_RUN_FN void axon__cv_grid_build(const axon__cv_plan *p, const axon_tensor *x, char *shared)
 {
     const int64_t planes = p->nb * p->g * p->c;
+    float *const grid = (float *)(void *)shared;
+    int64_t *const off = (int64_t *)(void *)(shared + p->grid);
+    const int64_t cplane = p->grid ? p->cplane : x->strides[1];
+    for (int64_t t = 0, rq = p->r * p->q; t < p->kk; t++) {
+        const int64_t ci = t / rq, r = t / p->q % p->r, q = t % p->q;
+        off[t] = ci * cplane + (r * p->d0 % p->s0 * p->ph1 + q * p->d1 % p->s1) * p->hg * p->wg +
+                 r * p->d0 / p->s0 * p->wg + q * p->d1 / p->s1;
+    }
+    if (!p->grid)
+        return;
 #ifdef _OPENMP
     const int nt = axon__fv_threads(planes >= 8 && planes * p->h * p->w >= ((int64_t)1 << 15) ? AXON__CV_UNITS : 1);
     if (nt > 1) {
 #pragma omp parallel for num_threads(nt) schedule(static)
         for (int64_t pl = 0; pl < planes; pl++)
-            axon__cv_pad_plane(p, x, pads, pl);
+            axon__cv_grid_plane(p, x, grid, pl);
         return;
     }
 #endif
     for (int64_t pl = 0; pl < planes; pl++)
-        axon__cv_pad_plane(p, x, pads, pl);
-}
-
-/* B's panel of rows [pc, pc + kc) and grid pixels [e0, e0 + nc), packed as
- * axon__gemm_pack_b does (NR columns a sliver, the last zero padded): row
- * (ci, r, q) of pixel e is grid[ci * cplane + r * d0 * wg + q * d1 + e]. */
-AXON_RUN_FN void axon__cv_pack_grid(const axon__cv_plan *p, const float *grid, int64_t cplane, int64_t pc,
-                                    int64_t kc, int64_t e0, int64_t nc, float *dst)
-{
-    const int64_t NR = AXON__GEMM_NR, nsl = (nc + NR - 1) / NR, rq = p->r * p->q;
-    for (int64_t t = 0; t < kc; t++) {
-        const int64_t row = pc + t, ci = row / rq, r = row % rq / p->q, q = row % p->q;
-        const float *src = grid + ci * cplane + r * p->d0 * p->wg + q * p->d1 + e0;
-        for (int64_t sl = 0; sl < nsl; sl++) {
-            const int64_t j0 = sl * NR, nr = nc - j0 < NR ? nc - j0 : NR;
-            float *d = dst + sl * NR * kc + t * NR;
-            int64_t j = 0;
-            if (nr == NR) {
-                for (; j + AXON__FV_W <= NR; j += AXON__FV_W)
-                    axon__fv_store(d + j, axon__fv_load(src + j0 + j));
-            }
-            for (; j < nr; j++)
-                d[j] = src[j0 + j];
-            for (; j < NR; j++)
-                d[j] = 0.0f;
-        }
-    }
+        axon__cv_grid_plane(p, x, grid, pl);
 }
 
 /* c (m x n, row stride n) = w's rows [m_lo, m_lo + m) of group gi times the
- * grid's pixels [p_lo, p_lo + n): BLIS's loops around the micro-kernel, B
- * packed from the grid, w read in place (wcs 1) or packed. */
-AXON_RUN_FN void axon__cv_wide_product(const axon__cv_plan *p, const float *grid, int64_t cplane, const float *wrows,
-                                       int64_t ws0, int64_t wcs, int64_t m, int64_t p_lo, int64_t n, float *c,
-                                       void *gs)
+ * grid's pixels [p_lo, p_lo + n): BLIS's loops around the micro-kernel, B's
+ * rows read on the grid (im2col row t at grid + off[t]; the last, narrower
+ * sliver packed), w read in place (wcs 1) or packed. */
+AXON_RUN_FN void axon__cv_wide_product(const axon__cv_plan *p, const float *grid, const int64_t *off,
+                                       const float *wrows, int64_t ws0, int64_t wcs, int64_t m, int64_t p_lo,
+                                       int64_t n, float *c, void *gs)
 {
     const axon__gemm_blocks bl = axon__gemm_block_sizes(p->mc, p->nc, p->kk);
     float *const pb = axon__gemm_align(gs);
     float *const pa = pb + axon__gemm_b_bytes(bl) / (int64_t)sizeof(float);
     for (int64_t jc = 0; jc < n; jc += bl.nc) {
         const int64_t nc = n - jc < bl.nc ? n - jc : bl.nc, nsl = (nc + AXON__GEMM_NR - 1) / AXON__GEMM_NR;
+        const float *b = grid + p_lo + jc;
         for (int64_t pc = 0; pc < p->kk; pc += bl.kc) {
             const int64_t kc = p->kk - pc < bl.kc ? p->kk - pc : bl.kc;
-            axon__cv_pack_grid(p, grid, cplane, pc, kc, p_lo + jc, nc, pb);
+            if (nc % AXON__GEMM_NR)
+                axon__gemm_pack_b(kc, nc, b, 0, 1, off + pc, pb, nsl - 1, nsl);
             for (int64_t ic = 0; ic < m; ic += bl.mc) {
                 const int64_t mc = m - ic < bl.mc ? m - ic : bl.mc;
                 if (wcs != 1)
                     axon__gemm_pack_a(mc, kc, wrows + ic * ws0 + pc * wcs, ws0, wcs, pa);
-                axon__gemm_macro(mc, nc, kc, pa, wcs == 1 ? wrows + ic * ws0 + pc : NULL, ws0, pb, NULL, 0,
+                axon__gemm_macro(mc, nc, kc, pa, wcs == 1 ? wrows + ic * ws0 + pc : NULL, ws0, pb, b, 0, off + pc,
                                  c + ic * n + jc, n, 1, pc > 0, 0, nsl);
             }
         }
@@ -402,9 +402,9 @@ AXON_RUN_FN int64_t axon__cv_wstride(const axon__cv_plan *p, const int64_t *ws)
 }
 
 /* Thread t of nt's units of the GEMM conv: a contiguous range of them,
- * each with the thread's slot of scratch (after the shared part, pads). */
+ * each with the thread's slot of scratch (after the shared part: the grid, its offsets). */
 AXON_RUN_FN void axon__cv_gemm_part(const axon__cv_plan *p, const axon_tensor *x, const float *wp, int64_t ws0,
-                                    int64_t wcs, const axon_tensor *out, const float *pads, char *scratch, int t,
+                                    int64_t wcs, const axon_tensor *out, const char *shared, char *scratch, int t,
                                     int nt)
 {
     const int64_t *xs = x->strides, *os = out->strides;
@@ -427,8 +427,9 @@ AXON_RUN_FN void axon__cv_gemm_part(const axon__cv_plan *p, const axon_tensor *x
         int64_t brs, bcs;
         if (p->wide) {
             int64_t cplane;
-            const float *grid = axon__cv_grid(p, x, pads, b, gi, &cplane);
-            axon__cv_wide_product(p, grid, cplane, wp + (gi * p->k + m_lo) * ws0, ws0, wcs, m, p_lo, n, cbuf, gs);
+            const float *grid = axon__cv_grid(p, x, shared, b, gi, &cplane);
+            axon__cv_wide_product(p, grid, (const int64_t *)(const void *)(shared + p->grid),
+                                  wp + (gi * p->k + m_lo) * ws0, ws0, wcs, m, p_lo, n, cbuf, gs);
             for (int64_t e = 0; e < n;) {   /* (the grid's columns j < ow, a run per row) */
                 const int64_t pix = p_lo + e, i = pix / p->wg, j = pix % p->wg;
                 const int64_t len = p->wg - j < n - e ? p->wg - j : n - e;
@@ -473,18 +474,17 @@ AXON_RUN_FN void axon__cv_gemm(const axon__cv_plan *p, const axon_tensor *x, con
                                int64_t wcs, const axon_tensor *out, char *scratch)
 {
     const int nt = axon__fv_threads(p->units);
-    float *const pads = (float *)(void *)scratch;
-    if (p->wide && p->shared)
-        axon__cv_pad_planes(p, x, pads);
+    if (p->wide)
+        axon__cv_grid_build(p, x, scratch);
 #ifdef _OPENMP
     if (nt > 1) {   /* (no parallel region for one thread: entering one costs) */
 #pragma omp parallel num_threads(nt)
-        axon__cv_gemm_part(p, x, wp, ws0, wcs, out, pads, scratch + p->shared, axon__fv_thread_id(), nt);
+        axon__cv_gemm_part(p, x, wp, ws0, wcs, out, scratch, scratch + p->shared, axon__fv_thread_id(), nt);
         return;
     }
 #endif
     (void)nt;
-    axon__cv_gemm_part(p, x, wp, ws0, wcs, out, pads, scratch + p->shared, 0, 1);
+    axon__cv_gemm_part(p, x, wp, ws0, wcs, out, scratch, scratch + p->shared, 0, 1);
 }
 
 /* ---- the entry --------------------------------------------------------------- */
@@ -510,7 +510,7 @@ AXON_RUN_FN void axon__f_conv2d(const axon_tensor *x, const axon_tensor *w, cons
     } else if (p.kind == AXON__CV_DIRECT && (p.ow == 1 || out->strides[3] == 1)) {
         axon__cv_direct(&p, x, w, out, (char *)scratch);
     } else if (p.kind == AXON__CV_GEMM && axon__cv_wstride(&p, w->strides) &&
-               (!p.wide || p.shared || (x->strides[3] == 1 && x->strides[2] == p.w))) {
+               (!p.wide || p.grid || (x->strides[3] == 1 && x->strides[2] == p.w))) {
         axon__cv_gemm(&p, x, (const float *)w->data, w->strides[0], axon__cv_wstride(&p, w->strides), out,
                       (char *)scratch);
     } else if (p.kind) {

@@ -290,9 +290,20 @@ AXON_FN int64_t axon__f_einsum_scratch(int nops, const axon_shape *a, const axon
  * GEMM (the rest): per unit (image, group, block of output pixels, block
  * of out channels) B = the pixels' columns (im2col into the thread's
  * scratch; for a 1x1 stride-1 unpadded conv, x itself where its pixels are
- * one stride apart), then out[block] = W[group] B by axon__sgemm, written
- * into out (or a buffer copied there when out's pixels are not one stride
- * apart).  The blocks are fixed by the shapes, each unit's arithmetic is
+ * one stride apart; on the grid, below, rows of the grid read in place),
+ * then out[block] = W[group] B by axon__sgemm, written into out (or a
+ * buffer copied there when out's pixels are not one stride apart).
+ * The grid (wide): x's planes, zero padded and split into phases by the
+ * stride (phase (a, b) of a plane: padded row y s0 + a, column z s1 + b at
+ * [y, z]; hg x wg each, wg = ow + (q - 1) d1 / s1), so that output pixel
+ * (i, j) of tap (r, q) is element i wg + j of phase ((r d0) % s0,
+ * (q d1) % s1) moved on by ((r d0) / s0) wg + (q d1) / s1: each row of
+ * the im2col is one run of the grid, offs[(ci, r, q)] from its start, and
+ * the product reads it in place.  Pixels are then counted on the grid,
+ * i wg + j, the columns j >= ow computed and dropped (at most a quarter
+ * of them).  A stride-1 unpadded conv's grid is x itself where its rows
+ * are contiguous.  The grid is built once, in the shared scratch, with the
+ * table of offsets.  The blocks are fixed by the shapes, each unit's arithmetic is
  * the same on any thread: the bits do not depend on the threads. */
 #define AXON__CV_ZERO 1
 #define AXON__CV_DIRECT 2
@@ -312,9 +323,10 @@ typedef struct axon__cv_plan {
     int64_t hp, mrow, rowlen, plane, nkc, kc;
     /* GEMM */
     int64_t nc, nch, mc, nmc, col, cbuf, gemm;
-    int64_t wide;                       /* 1: pixels on the input's grid (below) */
-    int64_t hg, wg;                     /* the grid: x's planes, padded */
-    int64_t shared;                     /* scratch bytes before the slots: the padded planes */
+    int64_t wide;                       /* 1: pixels on the input's grid (above) */
+    int64_t hg, wg, ph0, ph1, cplane;   /* the grid: a phase's rows, columns; phases; a channel's floats */
+    int64_t grid;                       /* the grid's bytes in the scratch (0: x itself) */
+    int64_t shared;                     /* scratch bytes before the slots: the grid, offsets */
     int64_t slot;                       /* scratch bytes per thread */
 } axon__cv_plan;
 
@@ -327,7 +339,7 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
     p->kk = p->np = 0;
     p->hp = p->mrow = p->rowlen = p->plane = p->nkc = p->kc = 0;
     p->nc = p->nch = p->mc = p->nmc = p->col = p->cbuf = p->gemm = p->wide = 0;
-    p->hg = p->wg = p->shared = 0;
+    p->hg = p->wg = p->ph0 = p->ph1 = p->cplane = p->grid = p->shared = 0;
     p->nb = od[0];
     p->g = groups;
     p->k = groups > 0 ? od[1] / groups : 0;
@@ -396,30 +408,37 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
         return;
     }
     p->kind = AXON__CV_GEMM;
-    /* Wide: a stride-1 conv (a window over 1 x 1) computes its output on the grid of x's planes
-     * (zero padded into the scratch where it has padding), pixel i * wg + j
-     * for j < wg; the columns j >= ow are computed and dropped, at most a
-     * quarter of them.  Row (ci, r, q) of its im2col is then one run of the
-     * grid, which the product packs straight from it: no im2col at all.
-     * np counts the grid's pixels up to the last output one. */
-    if (p->s0 == 1 && p->s1 == 1 && p->r * p->q > 1) {
-        const int64_t wg = p->w + 2 * p->p1, hg = p->h + 2 * p->p0;
-        const double pads = (double)p->nb * (double)p->g * (double)p->c * (double)hg * (double)wg * 4;
-        if (4 * (wg - p->ow) <= wg && pads <= 1125899906842624.0) {
+    /* Wide (the grid, above): but for a 1x1 stride-1 unpadded conv (x is
+     * its B already) */
+    if (p->r * p->q > 1 || p->s0 > 1 || p->s1 > 1 || p->p0 || p->p1) {
+        const int64_t wg = p->ow + (p->q - 1) * p->d1 / p->s1, hg = p->oh + (p->r - 1) * p->d0 / p->s0;
+        const int64_t ph0 = p->s0 < (p->r - 1) * p->d0 + 1 ? p->s0 : (p->r - 1) * p->d0 + 1;
+        const int64_t ph1 = p->s1 < (p->q - 1) * p->d1 + 1 ? p->s1 : (p->q - 1) * p->d1 + 1;
+        const int in_x = p->s0 == 1 && p->s1 == 1 && p->p0 == 0 && p->p1 == 0;
+        const double bytes = (double)p->nb * (double)p->g * (double)p->c * (double)(ph0 * ph1) * (double)hg *
+                             (double)wg * 4 + (double)p->kk * 8;
+        if (4 * (wg - p->ow) <= wg && bytes <= 1125899906842624.0) {
             p->wide = 1;
             p->wg = wg;
             p->hg = hg;
+            p->ph0 = ph0;
+            p->ph1 = ph1;
+            p->cplane = ph0 * ph1 * hg * wg;
             p->np = (p->oh - 1) * wg + p->ow;
-            p->shared = p->p0 || p->p1 ? axon__gemm_round64(p->nb * p->g * p->c * hg * wg * 4) : 0;
+            p->grid = in_x ? 0 : axon__gemm_round64(p->nb * p->g * p->c * p->cplane * 4);
+            p->shared = p->grid + axon__gemm_round64(p->kk * 8);
         }
     }
     {
-        int64_t ncmax = AXON__CV_COL_FLOATS / p->kk / 16 * 16, nch, base;
+        /* pixel blocks: as many as an im2col of COL_FLOATS holds (on the
+         * grid, which has none: 512), whole slivers of the widest tile */
+        const int64_t rnd = p->wide ? 32 : 16;
+        int64_t ncmax = p->wide ? 512 : AXON__CV_COL_FLOATS / p->kk / 16 * 16, nch, base;
         ncmax = ncmax < 16 ? 16 : ncmax;
         nch = (p->np + ncmax - 1) / ncmax;
         if (nch < AXON__CV_UNITS && p->np / 256 > nch)
             nch = p->np / 256 < AXON__CV_UNITS ? p->np / 256 : AXON__CV_UNITS;
-        p->nc = ((p->np + nch - 1) / nch + 15) / 16 * 16;
+        p->nc = ((p->np + nch - 1) / nch + rnd - 1) / rnd * rnd;
         p->nc = p->nc > p->np ? p->np : p->nc;
         p->nch = (p->np + p->nc - 1) / p->nc;
         base = p->nb * p->g * p->nch;

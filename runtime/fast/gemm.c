@@ -85,11 +85,28 @@ AXON_RUN_FN void axon__gemm_pack_a(int64_t mc, int64_t kc, const float *a, int64
 
 /* b[0 .. kc) x [0 .. nc) (strides rs, cs) into slivers of NR columns: sliver
  * s holds, for each p, columns s * NR .. s * NR + NR - 1 (zeros past nc).
- * Only slivers s0 .. s1 - 1 (the threads share the panel out). */
-AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64_t rs, int64_t cs, float *dst,
-                                   int64_t s0, int64_t s1)
+ * Only slivers s0 .. s1 - 1 (the threads share the panel out).  With boff,
+ * row p is at b + boff[p] (a table of rows: the conv's grid, conv.c), its
+ * columns one apart. */
+AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64_t rs, int64_t cs,
+                                   const int64_t *boff, float *dst, int64_t s0, int64_t s1)
 {
     const int NR = AXON__GEMM_NR;
+    if (boff) {
+        for (int64_t s = s0; s < s1; s++) {
+            const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;
+            float *d = dst + s * NR * kc;
+            for (int64_t p = 0; p < kc; p++) {
+                const float *src = b + boff[p] + j0;
+                int64_t j = 0;
+                for (; j < nr; j++)
+                    d[p * NR + j] = src[j];
+                for (; j < NR; j++)
+                    d[p * NR + j] = 0.0f;
+            }
+        }
+        return;
+    }
     for (int64_t s = s0; s < s1; s++) {
         const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;
         const float *src = b + j0 * cs;
@@ -171,9 +188,17 @@ AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64
     __builtin_prefetch(c + (i) * rs, 1);                          \
     __builtin_prefetch(c + (i) * rs + AXON__GEMM_NR - 1, 1);
 
+/* the k loop, B's row p at BROW */
+#define AXON__GEMM_LOOP(BROW)                                                       \
+    for (int64_t p = 0, q = 0; p < kc; p++, q += acs) {                             \
+        const float *const bp = (BROW);                                             \
+        const axon__vf b0 = ((const axon__vfu *)bp)[0], b1 = ((const axon__vfu *)bp)[1]; \
+        AXON__GEMM_ROWS(AXON__GEMM_STEP)                                            \
+    }
+
 AXON__GEMM_FMA AXON_RUN_FN void axon__gemm_kernel(int64_t kc, const float *const r[], int64_t acs,
-                                                 const float *pb, int64_t ldb, float *c, int64_t rs,
-                                                 int64_t cs, int64_t mr, int64_t nr, int add)
+                                                 const float *pb, int64_t ldb, const int64_t *boff, float *c,
+                                                 int64_t rs, int64_t cs, int64_t mr, int64_t nr, int add)
 {
     const axon__vf zero = { 0 };
     const int full = mr == AXON__GEMM_MR && nr == AXON__GEMM_NR && cs == 1;
@@ -181,10 +206,10 @@ AXON__GEMM_FMA AXON_RUN_FN void axon__gemm_kernel(int64_t kc, const float *const
     if (full) {
         AXON__GEMM_ROWS(AXON__GEMM_PREFETCH)
     }
-    for (int64_t p = 0, q = 0; p < kc; p++, q += acs, pb += ldb) {
-        const axon__vf b0 = ((const axon__vfu *)pb)[0], b1 = ((const axon__vfu *)pb)[1];
-        AXON__GEMM_ROWS(AXON__GEMM_STEP)
-    }
+    if (boff)
+        AXON__GEMM_LOOP(pb + boff[p])
+    else
+        AXON__GEMM_LOOP(pb + p * ldb)
     if (full) {
         AXON__GEMM_ROWS(AXON__GEMM_STORE)
     } else {
@@ -200,13 +225,16 @@ AXON__GEMM_FMA AXON_RUN_FN void axon__gemm_kernel(int64_t kc, const float *const
 #else
 /* plain C: the same tile, the accumulators an array */
 AXON_RUN_FN void axon__gemm_kernel(int64_t kc, const float *const r[], int64_t acs, const float *pb,
-                                   int64_t ldb, float *c, int64_t rs, int64_t cs, int64_t mr, int64_t nr, int add)
+                                   int64_t ldb, const int64_t *boff, float *c, int64_t rs, int64_t cs, int64_t mr,
+                                   int64_t nr, int add)
 {
     float t[AXON__GEMM_MR * AXON__GEMM_NR] = { 0 };
-    for (int64_t p = 0; p < kc; p++, pb += ldb)
+    for (int64_t p = 0; p < kc; p++) {
+        const float *bp = pb + (boff ? boff[p] : p * ldb);
         for (int i = 0; i < AXON__GEMM_MR; i++)
             for (int j = 0; j < AXON__GEMM_NR; j++)
-                t[i * AXON__GEMM_NR + j] += r[i][p * acs] * pb[j];
+                t[i * AXON__GEMM_NR + j] += r[i][p * acs] * bp[j];
+    }
     for (int64_t i = 0; i < mr; i++)
         for (int64_t j = 0; j < nr; j++) {
             float *u = c + i * rs + j * cs;
@@ -219,23 +247,27 @@ AXON_RUN_FN void axon__gemm_kernel(int64_t kc, const float *const r[], int64_t a
 
 /* The tiles of c[0 .. mc) x [0 .. nc) whose B slivers are s0 .. s1 - 1.
  * A: the packed block pa, or (a not NULL) a's rows in place, a_rs apart.
- * B: the packed panel pb, or (b not NULL) b's rows in place, b_rs apart,
- * for every full sliver (the last, narrower one is packed). */
+ * B: the packed panel pb, or (b not NULL) b's rows in place, b_rs apart
+ * (or at b + boff[p]: a table of rows), for every full sliver (the last,
+ * narrower one is packed). */
 AXON_RUN_FN void axon__gemm_macro(int64_t mc, int64_t nc, int64_t kc, const float *pa, const float *a,
-                                  int64_t a_rs, const float *pb, const float *b, int64_t b_rs, float *c,
-                                  int64_t rs, int64_t cs, int add, int64_t s0, int64_t s1)
+                                  int64_t a_rs, const float *pb, const float *b, int64_t b_rs,
+                                  const int64_t *boff, float *c, int64_t rs, int64_t cs, int add, int64_t s0,
+                                  int64_t s1)
 {
     const int MR = AXON__GEMM_MR, NR = AXON__GEMM_NR;
     const float *r[AXON__GEMM_MR];
     for (int64_t s = s0; s < s1; s++) {
         const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;
-        const float *bs = b && nr == NR ? b + j0 : pb + j0 * kc;
-        const int64_t ldb = b && nr == NR ? b_rs : NR;
+        const int in_place = b && nr == NR;
+        const float *bs = in_place ? b + j0 : pb + j0 * kc;
+        const int64_t ldb = in_place ? b_rs : NR;
         for (int64_t i0 = 0; i0 < mc; i0 += MR) {
             const int64_t mr = mc - i0 < MR ? mc - i0 : MR;
             for (int i = 0; i < MR; i++)
                 r[i] = a ? a + (i0 + (i < mr ? i : mr - 1)) * a_rs : pa + i0 * kc + i;
-            axon__gemm_kernel(kc, r, a ? 1 : MR, bs, ldb, c + i0 * rs + j0 * cs, rs, cs, mr, nr, add);
+            axon__gemm_kernel(kc, r, a ? 1 : MR, bs, ldb, in_place ? boff : NULL, c + i0 * rs + j0 * cs, rs, cs,
+                              mr, nr, add);
         }
     }
 }
@@ -335,9 +367,9 @@ AXON_RUN_FN void axon__sgemm_part(int64_t m, int64_t n, int64_t k, const float *
             {
                 const int64_t p0 = nsl * tid / nth, p1 = nsl * (tid + 1) / nth;
                 if (!b_in)
-                    axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, p0, p1);
+                    axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, NULL, pb, p0, p1);
                 else if (p1 == nsl && p0 < p1 && nc % NR != 0)
-                    axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, pb, nsl - 1, nsl);
+                    axon__gemm_pack_b(kc, nc, bp, b_rs, b_cs, NULL, pb, nsl - 1, nsl);
             }
 #ifdef _OPENMP
             if (nth > 1) {
@@ -349,7 +381,7 @@ AXON_RUN_FN void axon__sgemm_part(int64_t m, int64_t n, int64_t k, const float *
                 if (!a_in)
                     axon__gemm_pack_a(mc, kc, a + ic * a_rs + pc * a_cs, a_rs, a_cs, pa);
                 axon__gemm_macro(mc, nc, kc, pa, a_in ? a + ic * a_rs + pc : NULL, a_rs, pb, b_in ? bp : NULL, b_rs,
-                                 c + ic * c_rs + jc * c_cs, c_rs, c_cs, add, s0, s1);
+                                 NULL, c + ic * c_rs + jc * c_cs, c_rs, c_cs, add, s0, s1);
             }
 #ifdef _OPENMP
             if (nth > 1) {
