@@ -633,6 +633,7 @@ static void conv_case(stats *st, int64_t cs)
     axon__cv_make_plan(xd, wd, yd, c.stride, c.pad, c.dil, g, &plan);
     st->paths[plan.kind]++;
     st->paths[6] += plan.kind == AXON__CV_GEMM && plan.wide;
+    st->paths[7] += plan.kind == AXON__CV_GEMM && plan.wide && (c.stride[0] > 1 || c.stride[1] > 1);
     {
         buf *ins[2] = { &bx, &bw };
         bad |= run_threads(st, cs, conv_fast, &c, &by, &c.y, ins, 2);
@@ -952,10 +953,10 @@ int main(int argc, char **argv)
         norm_case(&ss, ss.cases, (int)irand(0, 1));
         norm_case(&sl, sl.cases, 2);
     }
-    printf("conv2d: %lld cases (zero %lld, direct %lld, gemm %lld of which on the input's grid %lld, dense %lld), "
-           "%lld elements, worst error/tolerance %.3f, %lld failed\n",
+    printf("conv2d: %lld cases (zero %lld, direct %lld, gemm %lld of which on the input's grid %lld (strided %lld), "
+           "dense %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
            (long long)sc.cases, (long long)sc.paths[1], (long long)sc.paths[2], (long long)sc.paths[3],
-           (long long)sc.paths[6], (long long)sc.paths[5],
+           (long long)sc.paths[6], (long long)sc.paths[7], (long long)sc.paths[5],
            (long long)sc.elements, sc.worst, (long long)sc.failed);
     printf("pool2d: %lld cases (max %lld, mean %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
            (long long)sp.cases, (long long)sp.paths[0], (long long)sp.paths[1], (long long)sp.elements, sp.worst,
