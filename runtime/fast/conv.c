@@ -13,6 +13,9 @@
  *     apart;
  *   - one window covering the whole image (a classifier written as a conv):
  *     one axon__sgemm over all the images, x and w read in place;
+ *   - 3x3 stride 1 of 16 channels and more (unless AXON_NO_WINOGRAD):
+ *     Winograd's F(2x2, 3x3), 16 products of the transformed weights and
+ *     tiles (2.25x fewer multiplies);
  *   - on the grid (the rest, where at most a quarter of the computed
  *     columns are dropped): x's planes zero padded and split into phases
  *     by the stride once, in the shared scratch (or x itself for a
@@ -304,7 +307,7 @@ AXON_RUN_FN const float *axon__cv_grid(const axon__cv_plan *p, const axon_tensor
 }
 
 /* The phases of plane pl of x (b, channel) into the grid: phase (a, t),
- * row y, column z is x's row y s0 + a - p0, column z s1 + t - p1 (0
+ * row y, column z is x's row y gs0 + a - p0, column z gs1 + t - p1 (0
  * outside x). */
 AXON_RUN_FN void axon__cv_grid_plane(const axon__cv_plan *p, const axon_tensor *x, float *grid, int64_t pl)
 {
@@ -314,30 +317,19 @@ AXON_RUN_FN void axon__cv_grid_plane(const axon__cv_plan *p, const axon_tensor *
         for (int64_t t = 0; t < p->ph1; t++) {
             float *d = grid + pl * p->cplane + (a * p->ph1 + t) * p->hg * p->wg;
             for (int64_t y = 0; y < p->hg; y++) {
-                const int64_t row = y * p->s0 + a - p->p0;
+                const int64_t row = y * p->gs0 + a - p->p0;
                 if (row < 0 || row >= p->h)
                     axon__cv_zero(d + y * p->wg, p->wg);
                 else
-                    axon__cv_row(d + y * p->wg, src + row * xs[2], xs[3], p->w, t - p->p1, p->s1, p->wg);
+                    axon__cv_row(d + y * p->wg, src + row * xs[2], xs[3], p->w, t - p->p1, p->gs1, p->wg);
             }
         }
 }
 
-/* The grid's planes (on threads where there are many elements), and the
- * offset of each im2col row (ci, r, q) from its channel group's grid. */
-AXON_RUN_FN void axon__cv_grid_build(const axon__cv_plan *p, const axon_tensor *x, char *shared)
+/* The grid's planes (on threads where there are many elements). */
+AXON_RUN_FN void axon__cv_grid_planes(const axon__cv_plan *p, const axon_tensor *x, float *grid)
 {
     const int64_t planes = p->nb * p->g * p->c;
-    float *const grid = (float *)(void *)shared;
-    int64_t *const off = (int64_t *)(void *)(shared + p->grid);
-    const int64_t cplane = p->grid ? p->cplane : x->strides[1];
-    for (int64_t t = 0, rq = p->r * p->q; t < p->kk; t++) {
-        const int64_t ci = t / rq, r = t / p->q % p->r, q = t % p->q;
-        off[t] = ci * cplane + (r * p->d0 % p->s0 * p->ph1 + q * p->d1 % p->s1) * p->hg * p->wg +
-                 r * p->d0 / p->s0 * p->wg + q * p->d1 / p->s1;
-    }
-    if (!p->grid)
-        return;
 #ifdef _OPENMP
     const int nt = axon__fv_threads(planes >= 8 && planes * p->h * p->w >= ((int64_t)1 << 15) ? AXON__CV_UNITS : 1);
     if (nt > 1) {
@@ -349,6 +341,21 @@ AXON_RUN_FN void axon__cv_grid_build(const axon__cv_plan *p, const axon_tensor *
 #endif
     for (int64_t pl = 0; pl < planes; pl++)
         axon__cv_grid_plane(p, x, grid, pl);
+}
+
+/* The grid (where it is not x itself), and the offset of each im2col row
+ * (ci, r, q) from its channel group's grid. */
+AXON_RUN_FN void axon__cv_grid_build(const axon__cv_plan *p, const axon_tensor *x, char *shared)
+{
+    int64_t *const off = (int64_t *)(void *)(shared + p->grid);
+    const int64_t cplane = p->grid ? p->cplane : x->strides[1];
+    for (int64_t t = 0, rq = p->r * p->q; t < p->kk; t++) {
+        const int64_t ci = t / rq, r = t / p->q % p->r, q = t % p->q;
+        off[t] = ci * cplane + (r * p->d0 % p->s0 * p->ph1 + q * p->d1 % p->s1) * p->hg * p->wg +
+                 r * p->d0 / p->s0 * p->wg + q * p->d1 / p->s1;
+    }
+    if (p->grid)
+        axon__cv_grid_planes(p, x, (float *)(void *)shared);
 }
 
 /* c (m x n, row stride n) = w's rows [m_lo, m_lo + m) of group gi times the
@@ -378,6 +385,148 @@ AXON_RUN_FN void axon__cv_wide_product(const axon__cv_plan *p, const float *grid
             }
         }
     }
+}
+
+/* ---- WINO: Winograd's F(2x2, 3x3) (plan: fast.h) ---------------------------- */
+
+/* U[e][o][ci] (e's eu apart) = (G g G^T)[e] of out channel o (of all
+ * groups), channel ci, G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1],
+ * e = 4 row + column. */
+AXON_RUN_FN void axon__cv_wino_weights(const axon__cv_plan *p, const axon_tensor *w, float *u)
+{
+    const int64_t *ws = w->strides, ko = p->g * p->k;
+    for (int64_t o = 0; o < ko; o++)
+        for (int64_t ci = 0; ci < p->c; ci++) {
+            const float *g = (const float *)w->data + o * ws[0] + ci * ws[1];
+            float t[4][3];
+            for (int q = 0; q < 3; q++) {
+                const float g0 = g[q * ws[3]], g1 = g[ws[2] + q * ws[3]], g2 = g[2 * ws[2] + q * ws[3]];
+                t[0][q] = g0;
+                t[1][q] = 0.5f * (g0 + g1 + g2);
+                t[2][q] = 0.5f * (g0 - g1 + g2);
+                t[3][q] = g2;
+            }
+            for (int i = 0; i < 4; i++) {
+                float *d = u + 4 * i * p->eu + o * p->c + ci;
+                d[0] = t[i][0];
+                d[p->eu] = 0.5f * (t[i][0] + t[i][1] + t[i][2]);
+                d[2 * p->eu] = 0.5f * (t[i][0] - t[i][1] + t[i][2]);
+                d[3 * p->eu] = t[i][2];
+            }
+        }
+}
+
+/* V[e][ci][lv .. lv + W) = (B^T d B)[e] of the W tiles from l on the grid,
+ * B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]; d[i][j] of those tiles is
+ * W contiguous floats of phase (i % 2, j % 2) (plan: fast.h). */
+AXON_RUN_FN void axon__cv_wino_in(const axon__cv_plan *p, const float *grid, int64_t l, float *v, int64_t lv)
+{
+    const int64_t ph = p->hg * p->wg;
+    for (int64_t ci = 0; ci < p->c; ci++) {
+        const float *src = grid + ci * p->cplane + l;
+        axon__fv t[4][4];
+        for (int i = 0; i < 4; i++) {
+            const float *r = src + (i % 2 * 2) * ph + i / 2 * p->wg;
+            const axon__fv d0 = axon__fv_load(r), d1 = axon__fv_load(r + ph);
+            const axon__fv d2 = axon__fv_load(r + 1), d3 = axon__fv_load(r + ph + 1);
+            t[i][0] = d0 - d2;
+            t[i][1] = d1 + d2;
+            t[i][2] = d2 - d1;
+            t[i][3] = d1 - d3;
+        }
+        for (int j = 0; j < 4; j++) {
+            float *d = v + j * p->ev + ci * p->tb + lv;
+            const int64_t e = 4 * p->ev;            /* (rows 1, 2, 3 of the 4 x 4) */
+            axon__fv_store(d, t[0][j] - t[2][j]);
+            axon__fv_store(d + e, t[1][j] + t[2][j]);
+            axon__fv_store(d + 2 * e, t[2][j] - t[1][j]);
+            axon__fv_store(d + 3 * e, t[1][j] - t[3][j]);
+        }
+    }
+}
+
+/* Out channel o's tiles (ty, tx .. tx + n) (n <= W) = A^T M A, A^T = [1 1 1
+ * 0; 0 1 -1 -1], M[e] at m + e * em: two rows of 2n columns, clipped to
+ * out. */
+AXON_RUN_FN void axon__cv_wino_out(const axon__cv_plan *p, const float *m, int64_t ty, int64_t tx, int64_t n,
+                                   float *y, const int64_t *os)
+{
+    const int64_t em = p->em;
+    axon__fv s[4][2];
+    for (int i = 0; i < 4; i++) {
+        const float *r = m + 4 * i * em;
+        const axon__fv m0 = axon__fv_load(r), m1 = axon__fv_load(r + em), m2 = axon__fv_load(r + 2 * em);
+        const axon__fv m3 = axon__fv_load(r + 3 * em);
+        s[i][0] = m0 + m1 + m2;
+        s[i][1] = m1 - m2 - m3;
+    }
+    const int64_t cols = 2 * n < p->ow - 2 * tx ? 2 * n : p->ow - 2 * tx;
+    for (int a = 0; a < 2 && 2 * ty + a < p->oh; a++) {
+        const axon__fv y0 = a ? s[1][0] - s[2][0] - s[3][0] : s[0][0] + s[1][0] + s[2][0];
+        const axon__fv y1 = a ? s[1][1] - s[2][1] - s[3][1] : s[0][1] + s[1][1] + s[2][1];
+        float *row = y + (2 * ty + a) * os[2] + 2 * tx * os[3];
+        if (os[3] == 1) {
+            axon__fv_store_zip(row, y0, y1, cols);
+        } else {
+            float t0[AXON__FV_W], t1[AXON__FV_W];
+            axon__fv_store(t0, y0);
+            axon__fv_store(t1, y1);
+            for (int64_t j = 0; j < cols; j++)
+                row[j * os[3]] = j % 2 ? t1[j / 2] : t0[j / 2];
+        }
+    }
+}
+
+/* Thread t of nt's units: each its tiles' V, 16 products, the output. */
+AXON_RUN_FN void axon__cv_wino_part(const axon__cv_plan *p, const axon_tensor *out, const char *shared,
+                                    char *scratch, int t, int nt)
+{
+    const int64_t *os = out->strides, nu = (p->nt + p->tb - 1) / p->tb;
+    const float *const u = (const float *)(const void *)(shared + p->grid);
+    char *slot = scratch + t * p->slot;
+    float *const v = (float *)(void *)slot, *const m = (float *)(void *)(slot + axon__gemm_round64(p->wv * 4));
+    void *const gs = slot + axon__gemm_round64(p->wv * 4) + axon__gemm_round64(p->wm * 4);
+    int64_t u0, u1;
+    axon__fv_range(p->units, t, nt, &u0, &u1);
+    for (int64_t un = u0; un < u1; un++) {
+        const int64_t gb = un / nu, t0 = un % nu * p->tb, n = p->nt - t0 < p->tb ? p->nt - t0 : p->tb;
+        const int64_t gi = gb % p->g, b = gb / p->g;
+        const float *grid = (const float *)(const void *)shared + gb * p->c * p->cplane;
+        float *yo = (float *)out->data + b * os[0] + gi * p->k * os[1];
+        for (int64_t l = 0; l < n; l += AXON__FV_W)
+            axon__cv_wino_in(p, grid, t0 + l, v, l);
+        for (int e = 0; e < 16; e++)
+            axon__sgemm_serial(p->k, n, p->c, u + e * p->eu + gi * p->k * p->c, p->c, 1, v + e * p->ev, p->tb, 1,
+                               m + e * p->em, p->tb, 1, 0, gs);
+        /* the output: the tiles a run of one row at a time (not the
+         * column tw), W at a time */
+        for (int64_t l = 0; l < n;) {
+            const int64_t ty = (t0 + l) / p->wg, tx = (t0 + l) % p->wg;
+            const int64_t len = tx >= p->tw ? 0 : p->tw - tx < n - l ? p->tw - tx : n - l;
+            for (int64_t j = 0; j < len; j += AXON__FV_W)
+                for (int64_t o = 0; o < p->k; o++)
+                    axon__cv_wino_out(p, m + o * p->tb + l + j, ty, tx + j,
+                                      len - j < AXON__FV_W ? len - j : AXON__FV_W, yo + o * os[1], os);
+            l += len > 0 ? len : 1;
+        }
+    }
+}
+
+AXON_RUN_FN void axon__cv_wino(const axon__cv_plan *p, const axon_tensor *x, const axon_tensor *w,
+                               const axon_tensor *out, char *scratch)
+{
+    const int nt = axon__fv_threads(p->units);
+    axon__cv_grid_planes(p, x, (float *)(void *)scratch);
+    axon__cv_wino_weights(p, w, (float *)(void *)(scratch + p->grid));
+#ifdef _OPENMP
+    if (nt > 1) {
+#pragma omp parallel num_threads(nt)
+        axon__cv_wino_part(p, out, scratch, scratch + p->shared, axon__fv_thread_id(), nt);
+        return;
+    }
+#endif
+    (void)nt;
+    axon__cv_wino_part(p, out, scratch, scratch + p->shared, 0, 1);
 }
 
 /* The stride of w's (c, r, q) axes read as one axis (1 when all three
@@ -507,6 +656,8 @@ AXON_RUN_FN void axon__f_conv2d(const axon_tensor *x, const axon_tensor *w, cons
         axon__sgemm(p.nb, p.k, p.kk, (const float *)x->data, x->strides[0], axon__cv_wstride(&p, x->strides),
                     (const float *)w->data, axon__cv_wstride(&p, w->strides), w->strides[0], (float *)out->data,
                     out->strides[0], out->strides[1], 0, scratch);
+    } else if (p.kind == AXON__CV_WINO) {
+        axon__cv_wino(&p, x, w, out, (char *)scratch);
     } else if (p.kind == AXON__CV_DIRECT && (p.ow == 1 || out->strides[3] == 1)) {
         axon__cv_direct(&p, x, w, out, (char *)scratch);
     } else if (p.kind == AXON__CV_GEMM && axon__cv_wstride(&p, w->strides) &&

@@ -310,6 +310,7 @@ AXON_FN int64_t axon__f_einsum_scratch(int nops, const axon_shape *a, const axon
 #define AXON__CV_GEMM 3
 #define AXON__CV_REF 4                  /* sizes past the plan's arithmetic: the reference */
 #define AXON__CV_DENSE 5                /* one window covering the image: one product */
+#define AXON__CV_WINO 6                 /* 3x3 stride 1: Winograd F(2x2, 3x3) */
 #define AXON__CV_WMAX 16                /* the widest axon__fv, in floats */
 #define AXON__CV_COL_FLOATS 131072      /* a pixel block's im2col: 512 KiB */
 #define AXON__CV_UNITS 8                /* units wanted for the threads */
@@ -325,7 +326,12 @@ typedef struct axon__cv_plan {
     int64_t nc, nch, mc, nmc, col, cbuf, gemm;
     int64_t wide;                       /* 1: pixels on the input's grid (above) */
     int64_t hg, wg, ph0, ph1, cplane;   /* the grid: a phase's rows, columns; phases; a channel's floats */
+    int64_t gs0, gs1;                   /* the grid's phase steps (the stride; WINO: 2) */
     int64_t grid;                       /* the grid's bytes in the scratch (0: x itself) */
+    /* WINO */
+    int64_t th, tw, nt, tb;             /* tiles down, across; on the grid; a unit's (at most) */
+    int64_t ev, em, eu;                 /* V's, M's, U's stride from one e to the next (floats) */
+    int64_t wv, wm;                     /* a unit's transformed inputs, products (floats) */
     int64_t shared;                     /* scratch bytes before the slots: the grid, offsets */
     int64_t slot;                       /* scratch bytes per thread */
 } axon__cv_plan;
@@ -339,7 +345,8 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
     p->kk = p->np = 0;
     p->hp = p->mrow = p->rowlen = p->plane = p->nkc = p->kc = 0;
     p->nc = p->nch = p->mc = p->nmc = p->col = p->cbuf = p->gemm = p->wide = 0;
-    p->hg = p->wg = p->ph0 = p->ph1 = p->cplane = p->grid = p->shared = 0;
+    p->hg = p->wg = p->ph0 = p->ph1 = p->cplane = p->grid = p->shared = p->gs0 = p->gs1 = 0;
+    p->th = p->tw = p->nt = p->tb = p->ev = p->em = p->eu = p->wv = p->wm = 0;
     p->nb = od[0];
     p->g = groups;
     p->k = groups > 0 ? od[1] / groups : 0;
@@ -407,6 +414,57 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
         p->slot = axon__gemm_round64(p->c * p->plane * 4);
         return;
     }
+#ifndef AXON_NO_WINOGRAD
+    if (p->r == 3 && p->q == 3 && p->s0 == 1 && p->s1 == 1 && p->d0 == 1 && p->d1 == 1 && p->c >= 16 &&
+        p->k >= 16 && p->oh >= 4 && p->ow >= 4) {
+        /* WINO: Winograd's F(2x2, 3x3) (Lavin and Gray, 2016): the output
+         * in tiles of 2 x 2, each from a 4 x 4 tile of x zero padded.  The
+         * grid is x's planes padded and split into 2 x 2 phases (as the
+         * GEMM's for a stride of 2), th + 2 rows of wg = tw + 1 tiles a
+         * phase, so that d[i][j] of tile (ty, tx) is element ty wg + tx
+         * of phase (i % 2, j % 2) moved on by (i / 2) wg + j / 2: the
+         * tiles are counted on the grid (ty wg + tx, the column tx = tw
+         * computed and dropped) and W of them are W contiguous floats.
+         * Per unit (image, group, tb tiles of the grid): V = B^T d B
+         * (16 x c x tb), 16 products M = U V with U = G g G^T (16 x k x c,
+         * transformed once into the shared scratch), and the output
+         * A^T M A: 16 multiplies a tile where the direct conv has 36 */
+        const int64_t th = (p->oh + 1) / 2, tw = (p->ow + 1) / 2;
+        const double bytes = (double)p->nb * (double)p->g * (double)p->c * 4 * (double)(th + 2) *
+                             (double)(tw + 1) * 4 + 64.0 * ((double)p->g * (double)p->k * (double)p->c + 16);
+        if (bytes <= 1125899906842624.0) {
+            const int64_t base = p->nb * p->g;
+            p->kind = AXON__CV_WINO;
+            p->th = th;
+            p->tw = tw;
+            p->hg = th + 2;
+            p->wg = tw + 1;
+            p->ph0 = p->ph1 = p->gs0 = p->gs1 = 2;
+            p->cplane = 4 * p->hg * p->wg;
+            p->nt = (th - 1) * p->wg + tw;
+            /* 64 tiles a unit (two slivers of the widest tile), fewer
+             * where the units would not keep the threads busy; a
+             * multiple of 16 (whole vectors) */
+            p->tb = p->nt < 64 ? (p->nt + 15) / 16 * 16 : 64;
+            while (p->tb > 32 && base * ((p->nt + p->tb - 1) / p->tb) < AXON__CV_UNITS)
+                p->tb -= 16;
+            p->units = base * ((p->nt + p->tb - 1) / p->tb);
+            /* (16 floats between the e's: planes 4 KiB apart, or a
+             * multiple of it, would share the cache's sets) */
+            p->ev = p->c * p->tb + 16;
+            p->em = p->k * p->tb + 16;
+            p->eu = p->g * p->k * p->c + 16;
+            p->wv = 16 * p->ev;
+            p->wm = 16 * p->em;
+            /* (a vector of the last tiles may read 16 floats past the grid) */
+            p->grid = axon__gemm_round64((p->nb * p->g * p->c * p->cplane + 16) * 4);
+            p->shared = p->grid + axon__gemm_round64(16 * p->eu * 4);
+            p->gemm = axon__gemm_scratch_serial(p->k, p->tb, p->c);
+            p->slot = axon__gemm_round64(p->wv * 4) + axon__gemm_round64(p->wm * 4) + axon__gemm_round64(p->gemm);
+            return;
+        }
+    }
+#endif
     p->kind = AXON__CV_GEMM;
     /* Wide (the grid, above): but for a 1x1 stride-1 unpadded conv (x is
      * its B already) */
@@ -419,6 +477,8 @@ AXON_FN void axon__cv_make_plan(const int64_t *xd, const int64_t *wd, const int6
                              (double)wg * 4 + (double)p->kk * 8;
         if (4 * (wg - p->ow) <= wg && bytes <= 1125899906842624.0) {
             p->wide = 1;
+            p->gs0 = p->s0;
+            p->gs1 = p->s1;
             p->wg = wg;
             p->hg = hg;
             p->ph0 = ph0;

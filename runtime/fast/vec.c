@@ -121,6 +121,38 @@ AXON_RUN_FN axon__fv axon__fv_load_even(const float *p)
 #endif
 }
 
+/* The first n (<= 2W) of a[0], b[0], a[1], b[1], ... stored at p (a row
+ * written with two interleaved halves). */
+AXON_RUN_FN void axon__fv_store_zip(float *p, axon__fv a, axon__fv b, int64_t n)
+{
+#if AXON__FV_W > 1
+#if AXON__FV_W == 16
+    const axon__fv lo = AXON__FV_SHUF(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const axon__fv hi = AXON__FV_SHUF(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+#elif AXON__FV_W == 8
+    const axon__fv lo = AXON__FV_SHUF(a, b, 0, 8, 1, 9, 2, 10, 3, 11);
+    const axon__fv hi = AXON__FV_SHUF(a, b, 4, 12, 5, 13, 6, 14, 7, 15);
+#else
+    const axon__fv lo = AXON__FV_SHUF(a, b, 0, 4, 1, 5);
+    const axon__fv hi = AXON__FV_SHUF(a, b, 2, 6, 3, 7);
+#endif
+    if (n >= 2 * AXON__FV_W) {
+        axon__fv_store(p, lo);
+        axon__fv_store(p + AXON__FV_W, hi);
+    } else if (n > AXON__FV_W) {
+        axon__fv_store(p, lo);
+        axon__fv_store_part(p + AXON__FV_W, hi, n - AXON__FV_W);
+    } else {
+        axon__fv_store_part(p, lo, n);
+    }
+#else
+    if (n > 0)
+        p[0] = a;
+    if (n > 1)
+        p[1] = b;
+#endif
+}
+
 /* max(a, b) as the reference kernels take it, a the running value: a NaN
  * in either is the result (a's first), and a is kept when they are equal. */
 AXON_RUN_FN axon__fv axon__fv_max(axon__fv a, axon__fv b)

@@ -387,6 +387,37 @@ static float *view_dense(const axon_tensor *t, int absv, axon_tensor *d)
     return p;
 }
 
+/* Winograd's F(2x2, 3x3) computes output (i, j) from the 4 x 4 tile of x at
+ * (2 (i / 2) - p0, 2 (j / 2) - p1) (zero outside), each product |x w| of
+ * it and the window counted at most 4 times over (the transforms'
+ * coefficients, 1/2, 1 and 2, in each direction at most 2): its error
+ * bound is that of a sum of K terms over 4 sum_ci (sum |w[o, ci]|)
+ * (sum of the tile's |x[ci]|), which replaces `bound` (ax, aw: |x|, |w|,
+ * dense). */
+static void wino_bound(const float *ax, const float *aw, const int64_t *xd, const int64_t *wd, const int64_t *yd,
+                       const int64_t *pad, int64_t g, float *bound)
+{
+    const int64_t cc = wd[1], k = wd[0] / g;
+    for (int64_t b = 0; b < yd[0]; b++)
+        for (int64_t o = 0; o < yd[1]; o++)
+            for (int64_t i = 0; i < yd[2]; i++)
+                for (int64_t j = 0; j < yd[3]; j++) {
+                    double sum = 0;
+                    for (int64_t ci = 0; ci < cc; ci++) {
+                        const int64_t ch = o / k * cc + ci;
+                        double sw = 0, sx = 0;
+                        for (int64_t t = 0; t < wd[2] * wd[3]; t++)
+                            sw += aw[(o * cc + ci) * wd[2] * wd[3] + t];
+                        for (int64_t y = 2 * (i / 2) - pad[0]; y < 2 * (i / 2) - pad[0] + 4; y++)
+                            for (int64_t z = 2 * (j / 2) - pad[1]; z < 2 * (j / 2) - pad[1] + 4; z++)
+                                if (y >= 0 && y < xd[2] && z >= 0 && z < xd[3])
+                                    sx += ax[((b * xd[1] + ch) * xd[2] + y) * xd[3] + z];
+                        sum += sw * sx;
+                    }
+                    bound[((b * yd[1] + o) * yd[2] + i) * yd[3] + j] = (float)(4.0 * sum);
+                }
+}
+
 /* A dense float buffer of this shape (one float more, for a count of 0)
  * and its view in t: the references' outputs. */
 static float *dense_out(int rank, const int64_t *dims, axon_tensor *t)
@@ -403,7 +434,7 @@ static float *dense_out(int rank, const int64_t *dims, axon_tensor *t)
 
 typedef struct stats {
     const char *name;
-    int64_t cases, failed, elements, paths[8];
+    int64_t cases, failed, elements, paths[10];
     double worst;                       /* the largest error / tolerance */
 } stats;
 
@@ -590,6 +621,15 @@ static void conv_case(stats *st, int64_t cs)
         q = w;
         c.pad[0] = c.pad[1] = 0;
         c.dil[0] = c.dil[1] = 1;
+    } else if (kind == 3 && irand(0, 2) == 0) {  /* 3x3 stride 1 of 16 channels and more: Winograd */
+        cc = irand(16, 40);
+        g = irand(0, 4) == 0 ? 2 : 1;
+        k = irand(16, 40);
+        r = q = 3;
+        c.stride[0] = c.stride[1] = 1;
+        c.dil[0] = c.dil[1] = 1;
+        h = irand(2, 20);
+        w = irand(0, 2) ? edge_size() + 2 : irand(2, 60);
     } else {                            /* im2col */
         cc = irand(5, 24);
         g = irand(0, 3) == 0 ? 2 : 1;
@@ -632,8 +672,8 @@ static void conv_case(stats *st, int64_t cs)
     c.scratch = scratch_alloc(axon__f_conv2d_scratch(&sx, &sw, &sy, c.stride, c.pad, c.dil, g), &sbase);
     axon__cv_make_plan(xd, wd, yd, c.stride, c.pad, c.dil, g, &plan);
     st->paths[plan.kind]++;
-    st->paths[6] += plan.kind == AXON__CV_GEMM && plan.wide;
-    st->paths[7] += plan.kind == AXON__CV_GEMM && plan.wide && (c.stride[0] > 1 || c.stride[1] > 1);
+    st->paths[8] += plan.kind == AXON__CV_GEMM && plan.wide;
+    st->paths[9] += plan.kind == AXON__CV_GEMM && plan.wide && (c.stride[0] > 1 || c.stride[1] > 1);
     {
         buf *ins[2] = { &bx, &bw };
         bad |= run_threads(st, cs, conv_fast, &c, &by, &c.y, ins, 2);
@@ -651,6 +691,8 @@ static void conv_case(stats *st, int64_t cs)
         px = view_dense(&c.x, 1, &ax);
         pw = view_dense(&c.w, 1, &aw);
         axon__k_conv2d_f32(&ax, &aw, &tb, c.stride, c.pad, c.dil, g);
+        if (plan.kind == AXON__CV_WINO)
+            wino_bound(px, pw, xd, wd, yd, c.pad, g, bound);
         free(px);
         free(pw);
     }
@@ -954,9 +996,9 @@ int main(int argc, char **argv)
         norm_case(&sl, sl.cases, 2);
     }
     printf("conv2d: %lld cases (zero %lld, direct %lld, gemm %lld of which on the input's grid %lld (strided %lld), "
-           "dense %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
+           "dense %lld, winograd %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
            (long long)sc.cases, (long long)sc.paths[1], (long long)sc.paths[2], (long long)sc.paths[3],
-           (long long)sc.paths[6], (long long)sc.paths[7], (long long)sc.paths[5],
+           (long long)sc.paths[8], (long long)sc.paths[9], (long long)sc.paths[5], (long long)sc.paths[6],
            (long long)sc.elements, sc.worst, (long long)sc.failed);
     printf("pool2d: %lld cases (max %lld, mean %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
            (long long)sp.cases, (long long)sp.paths[0], (long long)sp.paths[1], (long long)sp.elements, sp.worst,

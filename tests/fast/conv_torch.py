@@ -141,9 +141,23 @@ def edge(rng):
     return int(rng.choice([1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65]))
 
 
+def wino_bound(torch, ax, aw, pad, g, oh, ow):
+    """Winograd's F(2x2, 3x3) computes output (i, j) from the 4 x 4 tile of x
+    at (2 (i // 2) - p0, 2 (j // 2) - p1), each product |x w| of it and the
+    window counted at most 4 times over (the transforms' coefficients): the
+    bound is 4 sum_ci (sum |w[o, ci]|) (sum of the tile's |x[ci]|)."""
+    F = torch.nn.functional
+    th, tw = (oh + 1) // 2, (ow + 1) // 2
+    ch = ax.shape[1]
+    xp = F.pad(ax, (pad[1], pad[1] + 4, pad[0], pad[0] + 4))
+    tiles = F.conv2d(xp, torch.ones((ch, 1, 4, 4), dtype=ax.dtype), stride=2, groups=ch)[:, :, :th, :tw]
+    per = F.conv2d(tiles, aw.sum(dim=(2, 3))[:, :, None, None], groups=g)
+    return 4.0 * per.repeat_interleave(2, dim=2).repeat_interleave(2, dim=3)[:, :, :oh, :ow].numpy()
+
+
 def conv_case(lib, torch, rng, ck):
     F = torch.nn.functional
-    kind = int(rng.integers(0, 4))
+    kind = int(rng.integers(0, 5))
     nb = int(rng.integers(1, 3))
     r = int(rng.integers(1, 4))
     q = r if rng.integers(0, 3) else int(rng.integers(1, 6))
@@ -159,8 +173,13 @@ def conv_case(lib, torch, rng, ck):
         c, g, k = int(rng.integers(5, 41)), 1, int(rng.integers(1, 41))
         r = q = 1
         stride, pad = [1, 1], [0, 0]
-    else:
+    elif kind == 3:
         c, g, k = int(rng.integers(5, 25)), int(rng.integers(1, 3)), int(rng.integers(1, 21))
+    else:   # 3x3 stride 1 of 16 channels and more: Winograd's F(2x2, 3x3) (fast.h)
+        c, g, k = int(rng.integers(16, 41)), int(rng.integers(1, 3)), int(rng.integers(16, 41))
+        r = q = 3
+        stride, dil = [1, 1], [1, 1]
+        h = int(rng.integers(2, 20))
     while h + 2 * pad[0] < dil[0] * (r - 1) + 1:
         h += 1
     while w + 2 * pad[1] < dil[1] * (q - 1) + 1:
@@ -182,6 +201,8 @@ def conv_case(lib, torch, rng, ck):
         np.ascontiguousarray(wt, dtype=np.float64))
     want = F.conv2d(tx, tw, stride=stride, padding=pad, dilation=dil, groups=g).numpy()
     bound = F.conv2d(tx.abs(), tw.abs(), stride=stride, padding=pad, dilation=dil, groups=g).numpy()
+    if r == 3 and q == 3 and stride == [1, 1] and dil == [1, 1] and c >= 16 and k >= 16 and oh >= 4 and ow >= 4:
+        bound = wino_bound(torch, tx.abs(), tw.abs(), pad, g, oh, ow)
     tol = (c * r * q + 2) * U * bound + 1e-37
     what = 'x %s w %s s %s p %s d %s g %d' % (list(x.shape), list(wt.shape), stride, pad, dil, g)
     ck.compare(outs[0], want, tol, what) and ck.same_bits(outs[0], outs[1], what)
