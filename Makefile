@@ -42,7 +42,8 @@ EMBEDS   := axon_prelude translator/infer/prelude.axon axon_tmpl_prologue templa
             axon_run_fused runtime/run/fused.c axon_fast_h runtime/fast/fast.h \
             axon_f_gemm runtime/fast/gemm.c axon_f_matmul runtime/fast/matmul.c \
             axon_f_vec runtime/fast/vec.c axon_f_conv runtime/fast/conv.c \
-            axon_f_pool runtime/fast/pool.c axon_f_norm runtime/fast/norm.c
+            axon_f_pool runtime/fast/pool.c axon_f_norm runtime/fast/norm.c \
+            axon_f_reduce runtime/fast/reduce.c
 EMBEDDED := $(filter-out axon_%,$(EMBEDS))
 OBJS     := $(patsubst translator/%.c,$(BUILD)/obj/%.o,$(SRCS)) \
             $(patsubst $(GEN)/%.c,$(BUILD)/obj/%.o,$(GENSRCS))

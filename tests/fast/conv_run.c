@@ -1,5 +1,5 @@
-/* conv_run.c - the driver of the tests of runtime/fast/conv.c, pool.c and
- * norm.c (tests/fast/conv.test; README.md beside it).  The fast f32
+/* conv_run.c - the driver of the tests of runtime/fast/conv.c, pool.c,
+ * norm.c and reduce.c (tests/fast/conv.test; README.md beside it).  The fast f32
  * kernels against the references of runtime/kernels/ (their f32
  * instantiations, compiled after the fast files as a generated header may)
  * (and upsample2d's) on random calls:
@@ -76,6 +76,7 @@ AXON_RUN_FN void axon__sgemm_serial(int64_t m, int64_t n, int64_t k, const float
 #include "runtime/fast/conv.c"
 #include "runtime/fast/pool.c"
 #include "runtime/fast/norm.c"
+#include "runtime/fast/reduce.c"
 #endif
 #define AXON_T AXON__F32_T
 #define AXON_K(n) axon__k_##n##_f32
@@ -87,6 +88,7 @@ AXON_RUN_FN void axon__sgemm_serial(int64_t m, int64_t n, int64_t k, const float
 #include "runtime/kernels/conv.c"
 #include "runtime/kernels/pool.c"
 #include "runtime/kernels/norm.c"
+#include "runtime/kernels/reduce.c"
 #undef AXON_T
 #undef AXON_K
 #undef AXON_FLT
@@ -99,6 +101,7 @@ AXON_RUN_FN void axon__sgemm_serial(int64_t m, int64_t n, int64_t k, const float
 #include "runtime/fast/conv.c"
 #include "runtime/fast/pool.c"
 #include "runtime/fast/norm.c"
+#include "runtime/fast/reduce.c"
 #endif
 
 #ifdef __CUDACC__
@@ -621,15 +624,15 @@ static void conv_case(stats *st, int64_t cs)
         q = w;
         c.pad[0] = c.pad[1] = 0;
         c.dil[0] = c.dil[1] = 1;
-    } else if (kind == 3 && irand(0, 2) == 0) {  /* 3x3 stride 1 of 16 channels and more: Winograd */
+    } else if (kind == 3 && irand(0, 1) == 0) {  /* 3x3 stride 1 of 16 channels and more: Winograd */
         cc = irand(16, 40);
         g = irand(0, 4) == 0 ? 2 : 1;
         k = irand(16, 40);
         r = q = 3;
         c.stride[0] = c.stride[1] = 1;
         c.dil[0] = c.dil[1] = 1;
-        h = irand(2, 20);
-        w = irand(0, 2) ? edge_size() + 2 : irand(2, 60);
+        h = irand(6, 20);
+        w = irand(0, 2) ? edge_size() + 5 : irand(6, 60);
     } else {                            /* im2col */
         cc = irand(5, 24);
         g = irand(0, 3) == 0 ? 2 : 1;
@@ -965,11 +968,87 @@ static void norm_case(stats *st, int64_t cs, int kind)
     buf_free(&bb);
 }
 
+/* ---- reductions ------------------------------------------------------------------ */
+
+typedef struct red_call {
+    int op;                             /* AXON_RED_SUM, _MEAN, _MAX, _MIN */
+    axon_tensor x, y;                   /* y: the reduction's view (size 1, stride 0 where reduced) */
+} red_call;
+
+static void red_fast(void *ctx)
+{
+    red_call *c = (red_call *)ctx;
+    axon__f_reduce(c->op, &c->x, &c->y);
+}
+
+/* Leading axes reduced (paths[0]), trailing ones (1), any other set (2:
+ * the reference's); sums within (n + 2) u sum |x| of the reference's
+ * double sum (n the reduced count), a mean within that over n plus a
+ * rounding, max and min exactly. */
+static void red_case(stats *st, int64_t cs)
+{
+    red_call c;
+    buf bx, by;
+    int rank = (int)irand(1, 4), shape = (int)irand(0, 2), bad = 0, red[AXON_MAX_RANK];
+    int64_t xd[AXON_MAX_RANK], yd[AXON_MAX_RANK], n, cnt = 1, *off;
+    float *ref, *bound, *ax;
+    axon_tensor tr, tb, dx;
+    const double u = 5.9604644775390625e-8;
+    int k = (int)irand(0, rank);
+    for (int i = 0; i < rank; i++) {
+        xd[i] = irand(0, 20) == 0 ? 0 : i == rank - 1 ? edge_size() : irand(1, 6);
+        red[i] = shape == 0 ? i < k : shape == 1 ? i >= k : irand(0, 1) == 0;
+    }
+    if (irand(0, 5) == 0)                  /* a long reduced block */
+        xd[shape == 0 ? 0 : rank - 1] = 1000 + irand(0, 100);
+    for (int i = 0; i < rank; i++) {
+        yd[i] = red[i] ? 1 : xd[i];
+        cnt *= red[i] ? xd[i] : 1;
+    }
+    c.op = (int)irand(0, 3);
+    c.x = view_make(&bx, rank, xd, (int)irand(0, 4));
+    c.y = view_make(&by, rank, yd, irand(0, 3) == 0 ? (int)irand(1, 4) : 0);
+    for (int i = 0; i < rank; i++)
+        if (red[i])
+            c.y.strides[i] = 0;
+    view_fill(&c.x, irand(0, 1) ? 1.0 : 100.0, 0.0, irand(0, 4) == 0 ? 0.02 : 0.0);
+    {
+        buf *ins[1] = { &bx };
+        bad |= run_threads(st, cs, red_fast, &c, &by, &c.y, ins, 1);
+    }
+    st->paths[shape]++;
+    n = axon__numel(rank, yd);
+    ref = dense_out(rank, yd, &tr);
+    bound = dense_out(rank, yd, &tb);
+    axon__k_reduce_f32(c.op, &c.x, &tr);
+    ax = view_dense(&c.x, 1, &dx);
+    axon__k_reduce_f32(AXON_RED_SUM, &dx, &tb);
+    off = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
+    view_offsets(&c.y, off);
+    for (int64_t e = 0; e < n && !bad; e++) {
+        double tol = 0.0;
+        if (c.op == AXON_RED_SUM)
+            tol = (double)(cnt + 2) * u * bound[e] + 1e-37;
+        else if (c.op == AXON_RED_MEAN)
+            tol = cnt ? (double)(cnt + 2) * u * bound[e] / (double)cnt + 2 * u * fabs((double)ref[e]) + 1e-37 : 0.0;
+        bad |= check_elem(st, cs, e, ((float *)c.y.data)[off[e]], ref[e], tol);
+    }
+    if (bad && verbose)
+        printf("  reduce op %d rank %d shape %d\n", c.op, rank, shape);
+    st->cases++;
+    free(ax);
+    free(off);
+    free(ref);
+    free(bound);
+    buf_free(&bx);
+    buf_free(&by);
+}
+
 int main(int argc, char **argv)
 {
     stats sc = { "conv2d", 0, 0, 0, { 0 }, 0 }, sp = { "pool2d", 0, 0, 0, { 0 }, 0 };
     stats ss = { "softmax", 0, 0, 0, { 0 }, 0 }, sl = { "layernorm", 0, 0, 0, { 0 }, 0 };
-    stats su = { "upsample2d", 0, 0, 0, { 0 }, 0 };
+    stats su = { "upsample2d", 0, 0, 0, { 0 }, 0 }, sr = { "reduce", 0, 0, 0, { 0 }, 0 };
     int64_t rounds;
     if (argc < 3) {
         fprintf(stderr, "usage: conv_run SEED ROUNDS [-v]\n");
@@ -994,6 +1073,7 @@ int main(int argc, char **argv)
         up_case(&su, su.cases);
         norm_case(&ss, ss.cases, (int)irand(0, 1));
         norm_case(&sl, sl.cases, 2);
+        red_case(&sr, sr.cases);
     }
     printf("conv2d: %lld cases (zero %lld, direct %lld, gemm %lld of which on the input's grid %lld (strided %lld), "
            "dense %lld, winograd %lld), %lld elements, worst error/tolerance %.3f, %lld failed\n",
@@ -1012,6 +1092,10 @@ int main(int argc, char **argv)
            (long long)ss.failed);
     printf("layernorm: %lld cases, %lld elements, worst error/tolerance %.3f, %lld failed\n", (long long)sl.cases,
            (long long)sl.elements, sl.worst, (long long)sl.failed);
-    return sc.failed + sp.failed + su.failed + ss.failed + sl.failed ? 1 : 0;
+    printf("reduce: %lld cases (leading axes %lld, trailing %lld, others %lld), %lld elements, worst "
+           "error/tolerance %.3f, %lld failed\n",
+           (long long)sr.cases, (long long)sr.paths[0], (long long)sr.paths[1], (long long)sr.paths[2],
+           (long long)sr.elements, sr.worst, (long long)sr.failed);
+    return sc.failed + sp.failed + su.failed + ss.failed + sl.failed + sr.failed ? 1 : 0;
 }
 #endif

@@ -20,7 +20,7 @@ extern const char axon_kernels_h[], axon_k_types[], axon_k_tensor[], axon_k_conv
     axon_k_norm[], axon_k_index[], axon_run_spec[];
 extern const char axon_tmpl_run_solve[], axon_run_fused[];
 extern const char axon_fast_h[], axon_f_gemm[], axon_f_matmul[], axon_f_vec[], axon_f_conv[], axon_f_pool[],
-    axon_f_norm[];
+    axon_f_norm[], axon_f_reduce[];
 
 /* The kernel files that are templates, by element type. */
 enum { KF_ELEMENTWISE, KF_MATMUL, KF_EINSUM, KF_REDUCE, KF_CONV, KF_POOL, KF_NORM, KF_INDEX, KF_COUNT };
@@ -29,7 +29,7 @@ static const char *const kf_names[KF_COUNT] = {
 };
 
 /* The fast f32 families beside the references (runtime/fast/, fast.h). */
-enum { FF_MATMUL, FF_CONV, FF_POOL, FF_NORM, FF_COUNT };
+enum { FF_MATMUL, FF_CONV, FF_POOL, FF_NORM, FF_REDUCE, FF_COUNT };
 
 typedef struct R {
     Compilation *cp;
@@ -164,11 +164,12 @@ static const char *pshape(R *r, LNode *d)
     return ar_printf(r->a, "&plan->node[%d]", d->id);
 }
 
-/* A local view of node n: "vK". */
+/* A local view of node n: "vK" (zeroed: GCC's -Wmaybe-uninitialized
+ * cannot see that a view's dims below its rank are all written). */
 static const char *view(R *r, LNode *n)
 {
     const char *v = ar_printf(r->a, "v%d", r->tmp++);
-    put(r, "axon_tensor %s;", v);
+    put(r, "axon_tensor %s = { 0, 0, { 0 }, { 0 } };", v);
     put(r, "%s__view(plan, node, in, out, ws, it, %d, &%s);", r->cname, n->id, v);
     return v;
 }
@@ -1007,8 +1008,13 @@ static void op_code(R *r, LNode *n)
                 put(r, "if (axon__numel(%s.rank, %s.dims) == 0 && axon__numel(%s.rank, %s.dims) > 0)", x, x, o, o);
                 put(r, "    return axon__failv(err, AXON_ERR_EMPTY, %s.line, %s.column, %s.fmt, 0, 0);", at, at, at);
             }
-            put(r, "axon__k_reduce_%s(AXON_RED_%s, &%s, &red);", T,
-                !strcmp(op, "sum") ? "SUM" : !strcmp(op, "mean") ? "MEAN" : !strcmp(op, "amax") ? "MAX" : "MIN", x);
+            const char *rop = !strcmp(op, "sum") ? "SUM" : !strcmp(op, "mean") ? "MEAN" : !strcmp(op, "amax") ? "MAX"
+                                                                                                        : "MIN";
+            const char *ref = ar_printf(r->a, "axon__k_reduce_%s(AXON_RED_%s, &%s, &red);", T, rop, x);
+            if (fast(r, n, FF_REDUCE, NULL))
+                fast_or_ref(r, ar_printf(r->a, "axon__f_reduce(AXON_RED_%s, &%s, &red);", rop, x), ref, 0);
+            else
+                put(r, "%s", ref);
         }
         r->indent--;
         put(r, "}");
@@ -1637,15 +1643,17 @@ void emit_run_shared(Compilation *cp, const RunKernels *k, const char *prefix, B
 static void emit_fast_kernels(const RunKernels *k, Buf *out)
 {
     int mm = k->fast[FF_MATMUL], cv = k->fast[FF_CONV], pl = k->fast[FF_POOL], nm = k->fast[FF_NORM];
+    int rd = k->fast[FF_REDUCE];
     const struct { int use; const char *guard; const char *text; } files[] = {
         { mm || cv, "GEMM", axon_f_gemm },
         { mm, "MATMUL", axon_f_matmul },
-        { cv || pl || nm, "VEC", axon_f_vec },
+        { cv || pl || nm || rd, "VEC", axon_f_vec },
         { cv, "CONV", axon_f_conv },
         { pl, "POOL", axon_f_pool },
         { nm, "NORM", axon_f_norm },
+        { rd, "REDUCE", axon_f_reduce },
     };
-    if (!(mm || cv || pl || nm))
+    if (!(mm || cv || pl || nm || rd))
         return;
     buf_puts(out, "#ifndef AXON_NO_FAST\n");
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

@@ -23,7 +23,7 @@ typedef struct RunCode {
 /* The kernels a header needs, over all its functions. */
 typedef struct RunKernels {
     unsigned char need[16][16];    /* [kernel file][element type] */
-    unsigned char fast[4];         /* the fast f32 families run() calls (emit_run.c) */
+    unsigned char fast[5];         /* the fast f32 families run() calls (emit_run.c) */
     int any;               /* some function has run() */
     PtrVec externs;        /* Item*: the program's externs that a run() calls (an extern once per function that calls it) */
     struct LowerProgram *lp;   /* (made by the first emit_run) */

@@ -416,7 +416,9 @@ static Value *reduce_as_reduction(Low *lo, Value **args, Type *rt, Loc loc)
     LNode *x = args[2]->node, *init = args[1]->node;
     Type *t = type_prune(rt);
     int known = 0, rank = shape_rank(shape_norm(lo->c, x->shape), &known);
-    if (!red || !known || rank < 1 || rank > 26 || t->kind != TY_TENSOR || x->elem == EL_BOOL ||
+    /* (a rank known only at run time: the outermost axis and the rest,
+     * "a...->..."; reduce's rule gives x an outermost axis) */
+    if (!red || (known && (rank < 1 || rank > 26)) || t->kind != TY_TENSOR || x->elem == EL_BOOL ||
         x->elem == EL_DIMS || x->elem != init->elem)
         return NULL;
     Elem *e = elem_find(t->u.ten.elem);
@@ -424,13 +426,17 @@ static Value *reduce_as_reduction(Low *lo, Value **args, Type *rt, Loc loc)
         return NULL;                    /* (an accumulator of another type: the loop) */
     char spec[64];
     int k = 0;
-    for (int i = 0; i < rank; i++)
-        spec[k++] = (char)('a' + i);
-    spec[k++] = '-';
-    spec[k++] = '>';
-    for (int i = 1; i < rank; i++)
-        spec[k++] = (char)('a' + i);
-    spec[k] = 0;
+    if (!known) {
+        strcpy(spec, "a...->...");
+    } else {
+        for (int i = 0; i < rank; i++)
+            spec[k++] = (char)('a' + i);
+        spec[k++] = '-';
+        spec[k++] = '>';
+        for (int i = 1; i < rank; i++)
+            spec[k++] = (char)('a' + i);
+        spec[k] = 0;
+    }
     LNode *r = node(lo, LN_OP, rt, loc);
     r->op = red;
     r->spec = ar_strdup(lo->a, spec);
