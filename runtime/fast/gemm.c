@@ -324,11 +324,58 @@ AXON__GEMM_FMA AXON_RUN_FN float axon__gemm_dot1(const float *x, const float *y,
     return r;
 }
 
+/* The 2 x 4 dots of rows x0, x1 with columns y[0 .. 4) into d[i * 4 + j]:
+ * each chunk of a row loaded once for four columns (6 loads for 8
+ * multiply-adds, 8 independent sums), then each lane sum as dot1's. */
+AXON__GEMM_FMA AXON_RUN_FN void axon__gemm_dot24(const float *x0, const float *x1, const float *const y[4],
+                                                int64_t k, float d[8])
+{
+    int64_t p = 0;
+    for (int i = 0; i < 8; i++)
+        d[i] = 0.0f;
+#if AXON__GEMM_VB
+    {
+        const int64_t L = AXON__GEMM_VL;
+        axon__vf s[8] = { { 0 } };
+        float t[AXON__GEMM_VL];
+        for (; p + L <= k; p += L) {
+            const axon__vf a0 = *(const axon__vfu *)(x0 + p), a1 = *(const axon__vfu *)(x1 + p);
+            for (int j = 0; j < 4; j++) {
+                const axon__vf b = *(const axon__vfu *)(y[j] + p);
+                s[j] += a0 * b;
+                s[4 + j] += a1 * b;
+            }
+        }
+        for (int i = 0; i < 8; i++) {
+            *(axon__vfu *)t = s[i];
+            for (int l = 0; l < AXON__GEMM_VL; l++)
+                d[i] += t[l];
+        }
+    }
+#endif
+    for (; p < k; p++)
+        for (int j = 0; j < 4; j++) {
+            d[j] += x0[p] * y[j][p];
+            d[4 + j] += x1[p] * y[j][p];
+        }
+}
+
 AXON_RUN_FN void axon__gemm_dots(int64_t m, int64_t n, int64_t k, const float *a, int64_t a_rs, const float *b,
                                  int64_t b_cs, float *c, int64_t c_rs, int64_t c_cs, int accumulate)
 {
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
+    const int64_t m2 = m / 2 * 2, n4 = n / 4 * 4;
+    for (int64_t i = 0; i < m2; i += 2)
+        for (int64_t j = 0; j < n4; j += 4) {
+            const float *y[4] = { b + j * b_cs, b + (j + 1) * b_cs, b + (j + 2) * b_cs, b + (j + 3) * b_cs };
+            float d[8];
+            axon__gemm_dot24(a + i * a_rs, a + (i + 1) * a_rs, y, k, d);
+            for (int t = 0; t < 8; t++) {
+                float *u = c + (i + t / 4) * c_rs + (j + t % 4) * c_cs;
+                *u = accumulate ? *u + d[t] : d[t];
+            }
+        }
+    for (int64_t i = 0; i < m; i++)     /* the rest: one at a time */
+        for (int64_t j = i < m2 ? n4 : 0; j < n; j++) {
             const float d = axon__gemm_dot1(a + i * a_rs, b + j * b_cs, k);
             float *u = c + i * c_rs + j * c_cs;
             *u = accumulate ? *u + d : d;
