@@ -392,10 +392,11 @@ AXON_RUN_FN void axon__cv_wide_product(const axon__cv_plan *p, const float *grid
 /* U[e][o][ci] (e's eu apart) = (G g G^T)[e] of out channel o (of all
  * groups), channel ci, G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1],
  * e = 4 row + column. */
-AXON_RUN_FN void axon__cv_wino_weights(const axon__cv_plan *p, const axon_tensor *w, float *u)
+AXON_RUN_FN void axon__cv_wino_weights_part(const axon__cv_plan *p, const axon_tensor *w, float *u, int64_t o0,
+                                            int64_t o1)
 {
-    const int64_t *ws = w->strides, ko = p->g * p->k;
-    for (int64_t o = 0; o < ko; o++)
+    const int64_t *ws = w->strides;
+    for (int64_t o = o0; o < o1; o++)
         for (int64_t ci = 0; ci < p->c; ci++) {
             const float *g = (const float *)w->data + o * ws[0] + ci * ws[1];
             float t[4][3];
@@ -414,6 +415,25 @@ AXON_RUN_FN void axon__cv_wino_weights(const axon__cv_plan *p, const axon_tensor
                 d[3 * p->eu] = t[i][2];
             }
         }
+}
+
+/* Every out channel's (on threads where there are many). */
+AXON_RUN_FN void axon__cv_wino_weights(const axon__cv_plan *p, const axon_tensor *w, float *u)
+{
+    const int64_t ko = p->g * p->k;
+#ifdef _OPENMP
+    const int nt = axon__fv_threads(ko * p->c >= 4096 ? ko : 1);
+    if (nt > 1) {
+#pragma omp parallel num_threads(nt)
+        {
+            int64_t o0, o1;
+            axon__fv_range(ko, axon__fv_thread_id(), nt, &o0, &o1);
+            axon__cv_wino_weights_part(p, w, u, o0, o1);
+        }
+        return;
+    }
+#endif
+    axon__cv_wino_weights_part(p, w, u, 0, ko);
 }
 
 /* V[e][ci][lv .. lv + W) = (B^T d B)[e] of the W tiles from l on the grid,
