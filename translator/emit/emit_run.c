@@ -392,15 +392,28 @@ static const char *fused_expr(R *r, Fuse *fu, LNode *n)
     return t;
 }
 
-/* Whether node n's last size is the constant 1 (a tensor that broadcasts
- * along the last axis of the loop it is read in). */
+/* Whether node n's last size is the constant 1, or n is a scalar (a
+ * tensor that broadcasts along the last axis of the loop it is read in). */
 static int last_size_one(const LNode *n)
 {
     int64_t v = 0;
-    if (!n->shape || n->shape->n == 0)
+    if (!n->shape)
         return 0;
+    if (n->shape->n == 0)
+        return 1;
     const Seg *g = &n->shape->s[n->shape->n - 1];
     return !g->var && g->dim && dim_is_const(g->dim, &v) && v == 1;
+}
+
+/* Whether node n, read along the last axis of a loop, has stride 0 there:
+ * its last size is 1 or it is a scalar, or it is an `expand` (a view) of
+ * such a tensor (`expand(0f, [n, n])`). */
+static int row_constant(R *r, const LNode *n)
+{
+    if (last_size_one(n))
+        return 1;
+    return n->kind == LN_OP && n->op && !strcmp(n->op, "expand") && n->nargs >= 1 &&
+           r->L->info[n->id].store == NS_VIEW && row_constant(r, n->args[0]);
 }
 
 /* Node n computed with its fused operands in one loop: rows of the last
@@ -445,7 +458,7 @@ static void fused_code(R *r, LNode *n)
     buf_puts(&cond, "so == 1");
     char *row_const = ar_alloc(r->a, (size_t)(nl ? nl : 1));
     for (int i = 0; i < nl; i++) {
-        row_const[i] = (char)last_size_one(fu.leaves.items[i]);
+        row_const[i] = (char)row_constant(r, fu.leaves.items[i]);
         if (row_const[i])
             buf_printf(&cond, " && (s%d == 0 || inner <= 1)", i);
         else
