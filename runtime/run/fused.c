@@ -42,6 +42,17 @@ static inline float axon__fsign(float x)
 {
     return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x;
 }
+/* a * b + c rounded once where the target has a fused multiply-add (the
+ * polynomials' Horner steps below: half the operations and half the
+ * latency, and the vectoriser keeps them fused), else the two operations;
+ * either is within the bounds stated below (tests/fast/fused-math.test
+ * checks both builds). */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__FMA__) || defined(__ARM_FEATURE_FMA))
+#define AXON__FMAF(a, b, c) __builtin_fmaf(a, b, c)
+#else
+#define AXON__FMAF(a, b, c) ((a) * (b) + (c))
+#endif
+
 /* exp(x) in float for the fused loops (fast build): Cephes' expf as
  * runtime/fast/vec.c's axon__fv_exp computes it a vector at a time, here a
  * float at a time with no call and no branch, so that the compiler
@@ -60,12 +71,12 @@ static inline float axon__fexp(float x)
     r = xc - n * 0.693359375f;
     r = r + n * 2.12194440e-4f;
     r2 = r * r;
-    p = 1.9875691500e-4f * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = (p * r2 + r) + 1.0f;
+    p = AXON__FMAF(1.9875691500e-4f, r, 1.3981999507e-3f);
+    p = AXON__FMAF(p, r, 8.3334519073e-3f);
+    p = AXON__FMAF(p, r, 4.1665795894e-2f);
+    p = AXON__FMAF(p, r, 1.6666665459e-1f);
+    p = AXON__FMAF(p, r, 5.0000001201e-1f);
+    p = AXON__FMAF(p, r2, r) + 1.0f;
     e.u = (t.u - 0x4B400000u + 127u) << 23;          /* 2^n */
     p = p * e.f;
     p = x < lo ? 0.0f : p;
@@ -83,12 +94,12 @@ static inline float axon__ftanh(float x)
 {
     const float a = x < 0.0f ? -x : x, x2 = x * x, e = axon__fexp(-2.0f * a);
     float p = 3.5921280e-3f, q;
-    p = p * x2 - 8.8632355e-3f;
-    p = p * x2 + 2.1869489e-2f;
-    p = p * x2 - 5.3968254e-2f;
-    p = p * x2 + 1.3333333e-1f;
-    p = p * x2 - 3.3333333e-1f;
-    p = x + x * (x2 * p);
+    p = AXON__FMAF(p, x2, -8.8632355e-3f);
+    p = AXON__FMAF(p, x2, 2.1869489e-2f);
+    p = AXON__FMAF(p, x2, -5.3968254e-2f);
+    p = AXON__FMAF(p, x2, 1.3333333e-1f);
+    p = AXON__FMAF(p, x2, -3.3333333e-1f);
+    p = AXON__FMAF(x, x2 * p, x);
     q = (1.0f - e) / (1.0f + e);
     q = x < 0.0f ? -q : q;
     return a < 0.5f ? p : q;
@@ -105,26 +116,26 @@ static inline float axon__ferf(float z)
 {
     const float a = z < 0.0f ? -z : z, z2 = z * z, t = 1.0f / (1.0f + 0.5f * a);
     float p = 1.4807192816e-08f, q;
-    p = p * z2 - 1.6365844691e-07f;
-    p = p * z2 + 1.6462114366e-06f;
-    p = p * z2 - 1.4925650358e-05f;
-    p = p * z2 + 1.2055332982e-04f;
-    p = p * z2 - 8.5483270235e-04f;
-    p = p * z2 + 5.2239776254e-03f;
-    p = p * z2 - 2.6866170645e-02f;
-    p = p * z2 + 1.1283791671e-01f;
-    p = p * z2 - 3.7612638903e-01f;
-    p = z + z * (1.2837916710e-01f + z2 * p);     /* (2 / sqrt(pi) = 1 + 0.128...) */
+    p = AXON__FMAF(p, z2, -1.6365844691e-07f);
+    p = AXON__FMAF(p, z2, 1.6462114366e-06f);
+    p = AXON__FMAF(p, z2, -1.4925650358e-05f);
+    p = AXON__FMAF(p, z2, 1.2055332982e-04f);
+    p = AXON__FMAF(p, z2, -8.5483270235e-04f);
+    p = AXON__FMAF(p, z2, 5.2239776254e-03f);
+    p = AXON__FMAF(p, z2, -2.6866170645e-02f);
+    p = AXON__FMAF(p, z2, 1.1283791671e-01f);
+    p = AXON__FMAF(p, z2, -3.7612638903e-01f);
+    p = AXON__FMAF(z, AXON__FMAF(z2, p, 1.2837916710e-01f), z);     /* (2 / sqrt(pi) = 1 + 0.128...) */
     q = 0.17087277f;
-    q = q * t - 0.82215223f;
-    q = q * t + 1.48851587f;
-    q = q * t - 1.13520398f;
-    q = q * t + 0.27886807f;
-    q = q * t - 0.18628806f;
-    q = q * t + 0.09678418f;
-    q = q * t + 0.37409196f;
-    q = q * t + 1.00002368f;
-    q = 1.0f - t * axon__fexp(-z2 - 1.26551223f + t * q);
+    q = AXON__FMAF(q, t, -0.82215223f);
+    q = AXON__FMAF(q, t, 1.48851587f);
+    q = AXON__FMAF(q, t, -1.13520398f);
+    q = AXON__FMAF(q, t, 0.27886807f);
+    q = AXON__FMAF(q, t, -0.18628806f);
+    q = AXON__FMAF(q, t, 0.09678418f);
+    q = AXON__FMAF(q, t, 0.37409196f);
+    q = AXON__FMAF(q, t, 1.00002368f);
+    q = 1.0f - t * axon__fexp(AXON__FMAF(t, q, -z2 - 1.26551223f));
     q = z < 0.0f ? -q : q;
     return a < 1.0f ? p : q;
 }
