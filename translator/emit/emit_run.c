@@ -30,6 +30,8 @@ static const char *const kf_names[KF_COUNT] = {
 
 /* The fast f32 families beside the references (runtime/fast/, fast.h). */
 enum { FF_MATMUL, FF_CONV, FF_POOL, FF_NORM, FF_REDUCE, FF_COUNT };
+/* (RunKernels.fast, emit_run.h, has a flag for each) */
+typedef char ff_flags_fit[FF_COUNT <= (int)sizeof(((RunKernels *)0)->fast) ? 1 : -1];
 
 typedef struct R {
     Compilation *cp;
