@@ -293,16 +293,13 @@ AXON_RUN_FN void axon__cv_im2col(const axon__cv_plan *p, const axon_tensor *x, i
 
 /* The grid of image b, group gi's channels (fast.h): x's planes where it
  * is x itself (a stride-1 unpadded conv, x's rows contiguous: the caller
- * checks), else the phases in the shared scratch; *cplane: a channel's
- * stride. */
+ * checks), else the phases in the shared scratch (a channel's stride is
+ * in the offsets, axon__cv_grid_build). */
 AXON_RUN_FN const float *axon__cv_grid(const axon__cv_plan *p, const axon_tensor *x, const char *shared, int64_t b,
-                                       int64_t gi, int64_t *cplane)
+                                       int64_t gi)
 {
-    if (!p->grid) {
-        *cplane = x->strides[1];
+    if (!p->grid)
         return (const float *)x->data + b * x->strides[0] + gi * p->c * x->strides[1];
-    }
-    *cplane = p->cplane;
     return (const float *)(const void *)shared + (b * p->g + gi) * p->c * p->cplane;
 }
 
@@ -595,8 +592,7 @@ AXON_RUN_FN void axon__cv_gemm_part(const axon__cv_plan *p, const axon_tensor *x
         const float *bp;
         int64_t brs, bcs;
         if (p->wide) {
-            int64_t cplane;
-            const float *grid = axon__cv_grid(p, x, shared, b, gi, &cplane);
+            const float *grid = axon__cv_grid(p, x, shared, b, gi);
             axon__cv_wide_product(p, grid, (const int64_t *)(const void *)(shared + p->grid),
                                   wp + (gi * p->k + m_lo) * ws0, ws0, wcs, m, p_lo, n, cbuf, gs);
             for (int64_t e = 0; e < n;) {   /* (the grid's columns j < ow, a run per row) */

@@ -86,36 +86,23 @@ AXON_RUN_FN void axon__gemm_pack_a(int64_t mc, int64_t kc, const float *a, int64
 /* b[0 .. kc) x [0 .. nc) (strides rs, cs) into slivers of NR columns: sliver
  * s holds, for each p, columns s * NR .. s * NR + NR - 1 (zeros past nc).
  * Only slivers s0 .. s1 - 1 (the threads share the panel out).  With boff,
- * row p is at b + boff[p] (a table of rows: the conv's grid, conv.c), its
- * columns one apart. */
+ * row p is at b + boff[p] (a table of rows: the conv's grid, conv.c), not
+ * b + p rs. */
 AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64_t rs, int64_t cs,
                                    const int64_t *boff, float *dst, int64_t s0, int64_t s1)
 {
     const int NR = AXON__GEMM_NR;
-    if (boff) {
-        for (int64_t s = s0; s < s1; s++) {
-            const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;
-            float *d = dst + s * NR * kc;
-            for (int64_t p = 0; p < kc; p++) {
-                const float *src = b + boff[p] + j0;
-                int64_t j = 0;
-                for (; j < nr; j++)
-                    d[p * NR + j] = src[j];
-                for (; j < NR; j++)
-                    d[p * NR + j] = 0.0f;
-            }
-        }
-        return;
-    }
     for (int64_t s = s0; s < s1; s++) {
         const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;
         const float *src = b + j0 * cs;
         float *d = dst + s * NR * kc;
         if (nr == NR && cs == 1) {
-            for (int64_t p = 0; p < kc; p++)
+            for (int64_t p = 0; p < kc; p++) {
+                const float *row = src + (boff ? boff[p] : p * rs);
                 for (int j = 0; j < NR; j++)
-                    d[p * NR + j] = src[p * rs + j];
-        } else if (nr == NR && rs == 1) {
+                    d[p * NR + j] = row[j];
+            }
+        } else if (nr == NR && rs == 1 && !boff) {
             for (int j = 0; j < NR; j++) {
                 const float *col = src + j * cs;
                 for (int64_t p = 0; p < kc; p++)
@@ -123,9 +110,10 @@ AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64
             }
         } else {
             for (int64_t p = 0; p < kc; p++) {
+                const float *row = src + (boff ? boff[p] : p * rs);
                 int64_t j = 0;
                 for (; j < nr; j++)
-                    d[p * NR + j] = src[p * rs + j * cs];
+                    d[p * NR + j] = row[j * cs];
                 for (; j < NR; j++)
                     d[p * NR + j] = 0.0f;
             }
