@@ -1543,6 +1543,8 @@ class FnGen(object):
         else:
             size = it[k][1] if k is not None else opaque()
             c = adconst(size)
+            if c is not None and c < 0:
+                c = None                    # (a negative size: no bounds inside it)
             st = self.size_in_dims(size) if c is None else None
             if c is not None:
                 i = self.rng.randrange(c + 1)
