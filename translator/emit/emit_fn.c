@@ -1250,6 +1250,32 @@ static void eq_failure(W *w, Dim *l, Dim *r, const char *lv, const char *rv, con
              ar_printf(a, "%s does not hold: %s, but %s", what, lt, rt), &vals);
 }
 
+/* x = e with x a variable that a solve left AXON_DIM_UNKNOWN (a factor 0
+ * at run time: plan.c, open_residuals) and e's value ev known: the
+ * equation gives x.  `where b = (b * c) / 2` with c = 0: b is 0, and the
+ * steps after it check what reads b. */
+static void open_var_from(W *w, Dim *x, Dim *e, const char *ev, const Origin *why, const char *what)
+{
+    Arena *a = w->c->arena;
+    DVar *v = dim_is_var(x);
+    PVar *pv = v ? plan_var(w->p, v) : NULL;
+    if (!pv || !pv->assignable || !pv->maybe_unknown)
+        return;
+    const char *eunk = unknown_cond(w, e, NULL);
+    const char *saved = w->guard;
+    w->guard = NULL;
+    line(w, "if (%s == AXON_DIM_UNKNOWN%s) {    /* nothing else gave %s: %s does */", pv->local,
+         eunk ? ar_printf(a, " && !(%s)", eunk) : "", dim_text(w, x, 0), what);
+    w->indent++;
+    fail_if(w, ar_printf(a, "%s < 0", ev), "AXON_ERR_CONSTRAINT", why,
+            ar_printf(a, "%s does not hold: %s is {}, which is negative", what, dim_text(w, e, 1)), ev, NULL, NULL,
+            NULL);
+    line(w, "%s = %s;", pv->local, ev);
+    w->indent--;
+    line(w, "}");
+    w->guard = saved;
+}
+
 static void w_eq_dim(W *w, PStep *st)
 {
     Arena *a = w->c->arena;
@@ -1266,6 +1292,8 @@ static void w_eq_dim(W *w, PStep *st)
     const char *lv = dim_local_raw(w, l, raw, k->why, dim_text(w, l, raw));
     const char *rv = dim_local_raw(w, r, raw, k->why, dim_text(w, r, raw));
     const char *what = k->clause ? ar_printf(a, "the clause `where %s`", k->clause) : st->text;
+    open_var_from(w, l, r, rv, k->why, what);
+    open_var_from(w, r, l, lv, k->why, what);
     if (!raw) {
         eq_failure(w, l, r, lv, rv, k->why, what);
         return;

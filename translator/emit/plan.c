@@ -983,6 +983,7 @@ static int try_eq(Pl *pl, PEq *e)
         k->src = e->d;
         k->validated = 1;               /* the bind checks >= 0 where needed */
         k->maybe_unknown = e->val.maybe_unknown;
+        k->assignable = 1;
         set_var(pl, x, k);
         return 1;
     }
@@ -1018,6 +1019,7 @@ static int try_eq(Pl *pl, PEq *e)
             k->from = e->val.where;
             k->validated = 1;
             k->maybe_unknown = may_be_0 || e->val.maybe_unknown || plan_maybe_unknown(pl->p, d);
+            k->assignable = 1;
             set_var(pl, x, k);
             if (e->val.nonneg)
                 pv_push(c->arena, &pl->nonneg, d);
@@ -1556,9 +1558,43 @@ static int input_has_ragged(Shape *s)
     return 0;
 }
 
-static int round_of(Pl *pl)
+/* A residual `x = e` (or `e = x`) whose x a solve left unknown where a
+ * factor is 0 at run time, e known: e gives x there (emit_fn.c, w_check),
+ * so its check goes right after the solve, before steps that read x
+ * (they would be skipped while x is unknown).  `where b = (b * c) / 2`
+ * with c = 0: b * c says nothing of b, the clause says b = 0. */
+static int open_residuals(Pl *pl)
 {
     int progress = 0;
+    for (int i = 0; i < pl->cons.n; i++) {
+        Constraint *k = pl->cons.items[i];
+        if (!k || k->done || k->kind != C_EQ_DIM || k->axis)
+            continue;
+        Dim *l = k->rewrites ? dim_norm_raw(pl->c, k->l) : dim_norm(pl->c, k->l);
+        Dim *r = k->rewrites ? dim_norm_raw(pl->c, k->r) : dim_norm(pl->c, k->r);
+        DVar *xl = dim_is_var(l), *xr = dim_is_var(r);
+        PVar *vl = xl ? plan_var(pl->p, xl) : NULL, *vr = xr ? plan_var(pl->p, xr) : NULL;
+        int open_l = vl && vl->assignable && vl->maybe_unknown && known_raw(pl->p, r, k->rewrites);
+        int open_r = vr && vr->assignable && vr->maybe_unknown && known_raw(pl->p, l, k->rewrites);
+        if (!open_l && !open_r)
+            continue;
+        int before = pl->eqs.n;
+        if (!try_cons(pl, k))
+            continue;
+        pl->cons.items[i] = NULL;
+        progress = 1;
+        for (int j = before; j < pl->eqs.n; j++) {      /* its check, now */
+            PEq *e = pl->eqs.items[j];
+            if (!e->done && try_eq(pl, e) == 1)
+                e->done = 1;
+        }
+    }
+    return progress;
+}
+
+static int round_of(Pl *pl)
+{
+    int progress = open_residuals(pl);
     for (int i = 0; i < pl->matches.n; i++) {
         PMatch *m = pl->matches.items[i];
         if (!m->done && try_match(pl, m)) {

@@ -68,6 +68,9 @@ typedef struct PVar {       /* what the plan knows of a dimension variable */
                              * a product whose other factor is 0 at run time
                              * (then nothing determines it), or from such a
                              * value; what depends on it is then unknown too */
+    int assignable;         /* local is the solve's own (a solve's or a bind's,
+                             * not run()'s dyn[]): a residual `x = e` may give
+                             * it where it is unknown (emit_fn.c, w_check) */
     const struct PVal *val; /* a stand-in for a known expression
                              * (plan_known_subst): its value; local unset */
     int since;              /* the step that binds it (plan_var) */

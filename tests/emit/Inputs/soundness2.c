@@ -103,5 +103,23 @@ int main(void)
     BAD(xw1, AXON_ERR_CONSTRAINT);
     EXPECT_STR(err.message, "soundness2.axon:21:51: win: the clause `where d * (r - 1) + 1 <= l` does not hold (l - (d * (r - 1) + 1) is -1, from b - 1)");
 
+    /* 6. cgz : (f32 [1, a * b, n], f32 [a * c, b, d]) -> ... where a = (a * b) / 2:
+     *    with b = 0 (v's second axis) the product says nothing of a, the
+     *    clause says a = m / 2 (was: a left unknown, the clause and v's
+     *    first axis not checked, [1, 0, 3] with v [1, 0, 3] accepted) */
+    in[0] = SHAPE(1, 0, 3);
+    in[1] = SHAPE(1, 0, 3);
+    BAD(cgz, AXON_ERR_CONSTRAINT);
+    EXPECT_STR(err.message, "soundness2.axon:25:35: conv1d_grouped: v (input 2) axis 0 is 1, which is not of the form a * c (a is 0)");
+    in[1] = SHAPE(0, 0, 3);
+    OK(cgz);
+    EXPECT_SHAPE(out[0], SHAPE(1, 0, 3));
+    in[0] = SHAPE(1, 4, 3);             /* a = 2, b = 2 */
+    in[1] = SHAPE(6, 2, 3);
+    OK(cgz);
+    EXPECT_SHAPE(out[0], SHAPE(1, 6, 3));
+    in[1] = SHAPE(6, 1, 3);             /* b = 1: a would be 4, not 4 / 2 */
+    BAD(cgz, AXON_ERR_CONSTRAINT);
+
     return expect_summary();
 }
