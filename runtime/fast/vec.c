@@ -24,8 +24,8 @@
 #define AXON__FV_FMA(a, b, c) _mm512_fmadd_ps(a, b, c)
 #elif defined(__AVX__)
 #define AXON__FV_W 8
-#if defined(__FMA__)
 #include <immintrin.h>
+#if defined(__FMA__)
 #define AXON__FV_FMA(a, b, c) _mm256_fmadd_ps(a, b, c)
 #endif
 #else
@@ -160,6 +160,24 @@ AXON_RUN_FN axon__fv axon__fv_max(axon__fv a, axon__fv b)
     return AXON__FV_SEL((a >= b) | (a != a), a, b);
 }
 
+/* max(a, b) where a NaN does not matter (a caller that sees it otherwise:
+ * softmax's exp of x - max is NaN for a NaN x): b where a > b is false,
+ * one instruction where the target has one (the x86 max returns its
+ * second operand where either is NaN), so that a running maximum is a
+ * chain of one-cycle steps, not a compare and a select. */
+AXON_RUN_FN axon__fv axon__fv_max_num(axon__fv a, axon__fv b)
+{
+#if AXON__FV_W == 16
+    /* (the zero-masked form: GCC 12's _mm512_max_ps starts from an
+     * "undefined" vector that g++ -Wmaybe-uninitialized reports) */
+    return _mm512_maskz_max_ps((__mmask16)0xffff, a, b);
+#elif AXON__FV_W == 8 && defined(__AVX__)
+    return _mm256_max_ps(a, b);
+#else
+    return AXON__FV_SEL(a > b, a, b);
+#endif
+}
+
 /* The lanes in order: their maximum (as axon__fv_max, lane 0 first) and
  * their sum (from lane 0 up). */
 AXON_RUN_FN float axon__fv_hmax(axon__fv v)
@@ -187,21 +205,21 @@ AXON_RUN_FN float axon__fv_hsum(axon__fv v)
 #endif
 }
 
-/* exp(x) in float, within 2 ulp of the true value for x in [-87.33, 88.37]
- * (Cephes' expf: x = n ln 2 + r, |r| <= ln 2 / 2, a degree-7 polynomial
- * that is exactly 1 at 0, 2^n by the exponent's bits, n <= 127); 0 below
- * -87.33 (where the result would be subnormal), +inf above 88.37 (where it
- * is over 2^127.5: softmax never asks for one); NaN stays NaN.  No
- * float to int conversion (a NaN's would be undefined): n is rounded by
- * adding 1.5 * 2^23, and its bits are read from that sum. */
-AXON_RUN_FN axon__fv axon__fv_exp(axon__fv x)
+/* exp(x) in float for x <= 0 or NaN (softmax's x - max), within 2 ulp
+ * of the true value for x in [-87.68, 0] (Cephes' expf: x = n ln 2 + r,
+ * |r| <= ln 2 / 2, a degree-7 polynomial that is exactly 1 at 0, 2^n by
+ * the exponent's bits), as runtime/run/fused.c's axon__fexp without its
+ * upper clamp: x clamped at -88, so that n >= -127, where 2^n's bits are
+ * 0: 0 below -87.68 (subnormals above), with no select; NaN stays NaN
+ * (the clamp keeps a lane where x < -88 is false); 1 + p and the scaling
+ * by 2^n in one fused step, 2^n + p 2^n.  No float to int conversion (a
+ * NaN's would be undefined): n is rounded by adding 1.5 * 2^23, and its
+ * bits are read from that sum.  tests/fast/fused-math.test measures it. */
+AXON_RUN_FN axon__fv axon__fv_exp_neg(axon__fv x)
 {
 #if AXON__FV_W > 1
-    const axon__fv lo = axon__fv_set1(-87.33654f), hi = axon__fv_set1(88.37f);
-    const axon__fv magic = axon__fv_set1(12582912.0f), zero = axon__fv_set1(0.0f);
-    axon__fv xc = AXON__FV_SEL(x < lo, lo, x), t, n, r, r2, p;
-    axon__fvui e;
-    xc = AXON__FV_SEL(xc > hi, hi, xc);
+    const axon__fv lo = axon__fv_set1(-88.0f), magic = axon__fv_set1(12582912.0f);
+    axon__fv xc = AXON__FV_SEL(x < lo, lo, x), t, n, r, r2, p, e;
     t = AXON__FV_FMA(xc, axon__fv_set1(1.44269504088896341f), magic);
     n = t - magic;
     r = AXON__FV_FMA(n, axon__fv_set1(-0.693359375f), xc);
@@ -212,12 +230,9 @@ AXON_RUN_FN axon__fv axon__fv_exp(axon__fv x)
     p = AXON__FV_FMA(p, r, axon__fv_set1(4.1665795894e-2f));
     p = AXON__FV_FMA(p, r, axon__fv_set1(1.6666665459e-1f));
     p = AXON__FV_FMA(p, r, axon__fv_set1(5.0000001201e-1f));
-    p = AXON__FV_FMA(p, r2, r) + axon__fv_set1(1.0f);
-    /* n + 127 in the exponent: the low bits of t are n + 0x400000 */
-    e = ((axon__fvui)t - (axon__fvui)magic + 127u) << 23;
-    p = p * (axon__fv)e;
-    p = AXON__FV_SEL(x < lo, zero, p);
-    return AXON__FV_SEL(x > hi, axon__fv_set1((float)INFINITY), p);
+    p = AXON__FV_FMA(p, r2, r);
+    e = (axon__fv)(((axon__fvui)t - (axon__fvui)magic + 127u) << 23);
+    return AXON__FV_FMA(p, e, e);
 #else
     return expf(x);
 #endif

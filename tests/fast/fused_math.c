@@ -6,7 +6,9 @@
  * range, subnormals, infinities and NaNs included): the largest error in
  * ulps of the result (the ulp of its binade; subnormal results in units of
  * the least subnormal), and whether NaN, +-inf and the saturated values
- * come out as the double functions give them (tests/fast/fused-math.test).
+ * come out as the double functions give them (tests/fast/fused-math.test);
+ * and exp's ends: 0 and +inf where it saturates; and runtime/fast/vec.c's
+ * axon__fv_exp_neg (softmax's exp of x - max <= 0), one lane of it.
  *
  *     fused_math          prints one line per function
  */
@@ -16,6 +18,9 @@
 #include <string.h>
 
 #include "runtime/run/fused.c"
+/* the fast kernels' vector exp (softmax's), a lane of it */
+#define AXON_RUN_FN static inline
+#include "runtime/fast/vec.c"
 
 static double ulps(double ref, float got)
 {
@@ -29,6 +34,13 @@ static double ulps(double ref, float got)
 }
 
 static float f_exp(float x) { return axon__fexp(x); }
+static float f_vexp(float x)
+{
+    axon__fv v = axon__fv_exp_neg(axon__fv_set1(x));
+    float lane;
+    memcpy(&lane, &v, sizeof lane);
+    return lane;
+}
 static float f_tanh(float x) { return axon__ftanh(x); }
 static float f_sigmoid(float x) { return AXON__FSIGMOID(x); }
 static float f_erf(float x) { return axon__ferf(x); }
@@ -63,9 +75,33 @@ static void check(const char *name, float (*f)(float), double (*d)(double), doub
            (double)f(NAN), (double)f(INFINITY), (double)f(-INFINITY));
 }
 
+/* exp's ends: 0 for every float below -87.69 (below -126.5 ln 2 the
+ * result is a subnormal under 2^-126.5, flushed), +inf for every float
+ * from 88.377 (127.5 ln 2) up (the largest finite float is exp(88.72)). */
+static void exp_ends(void)
+{
+    long n0 = 0, ninf = 0, wrong = 0;
+    for (uint32_t u = 0; u < 0x7f800000u; u += 97) {
+        float x;
+        memcpy(&x, &u, sizeof x);
+        if (x >= 88.377f) {
+            ninf++;
+            wrong += f_exp(x) != (float)INFINITY;
+            wrong += f_exp(-x) != 0.0f;
+            n0++;
+        } else if (x > 87.69f) {
+            n0++;
+            wrong += f_exp(-x) != 0.0f;
+        }
+    }
+    printf("exp ends: %ld values below -87.69, %ld from 88.377 up, %ld wrong\n", n0, ninf, wrong);
+}
+
 int main(void)
 {
-    check("exp", f_exp, exp, -87.33, 88.37);
+    check("exp", f_exp, exp, -87.68, 88.37);
+    exp_ends();
+    check("vector exp (x <= 0)", f_vexp, exp, -87.68, 0.0);
     check("tanh", f_tanh, tanh, -INFINITY, INFINITY);
     check("sigmoid", f_sigmoid, d_sigmoid, -87.0, INFINITY);
     check("erf", f_erf, erf, -INFINITY, INFINITY);
