@@ -92,17 +92,28 @@ AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64
                                    const int64_t *boff, float *dst, int64_t s0, int64_t s1)
 {
     const int NR = AXON__GEMM_NR;
+    if (cs == 1) {
+        /* the full slivers row by row: each row of b read from left to
+         * right, one stream the hardware prefetches (sliver by sliver,
+         * each row was a jump of rs floats: weights cold in the cache
+         * were read at a fraction of the memory's speed) */
+        const int64_t sf = s1 < nc / NR ? s1 : nc / NR;
+        for (int64_t p = 0; s0 < sf && p < kc; p++) {
+            const float *row = b + (boff ? boff[p] : p * rs);
+            for (int64_t s = s0; s < sf; s++) {
+                float *d = dst + s * NR * kc + p * NR;
+                for (int j = 0; j < NR; j++)
+                    d[j] = row[s * NR + j];
+            }
+        }
+        if (s0 < sf)
+            s0 = sf;
+    }
     for (int64_t s = s0; s < s1; s++) {
         const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;
         const float *src = b + j0 * cs;
         float *d = dst + s * NR * kc;
-        if (nr == NR && cs == 1) {
-            for (int64_t p = 0; p < kc; p++) {
-                const float *row = src + (boff ? boff[p] : p * rs);
-                for (int j = 0; j < NR; j++)
-                    d[p * NR + j] = row[j];
-            }
-        } else if (nr == NR && rs == 1 && !boff) {
+        if (nr == NR && rs == 1 && !boff) {
             for (int j = 0; j < NR; j++) {
                 const float *col = src + j * cs;
                 for (int64_t p = 0; p < kc; p++)
