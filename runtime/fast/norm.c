@@ -32,20 +32,16 @@ AXON_RUN_FN void axon__k_layernorm_f32(const axon_tensor *x, const axon_tensor *
  * pass's stores do not wait on memory (1.03 -> 0.95 ms; a buffer of the
  * exponentials on the stack instead, y written once, gained nothing). */
 #if defined(__GNUC__) || defined(__clang__)
-#define AXON__NM_PREFETCH(next, j, span, n)                                    \
+#define AXON__NM_PREFETCH_RW(p, j, span, n, rw)                                \
     do {                                                                        \
-        for (int64_t pf_ = ((j) + 15) / 16 * 16; (next) && pf_ < (j) + (span) && pf_ < (n); pf_ += 16) \
-            __builtin_prefetch((next) + pf_);                                   \
-    } while (0)
-#define AXON__NM_PREFETCH_W(p, j, span, n)                                    \
-    do {                                                                        \
-        for (int64_t pf_ = ((j) + 15) / 16 * 16; pf_ < (j) + (span) && pf_ < (n); pf_ += 16) \
-            __builtin_prefetch((p) + pf_, 1);                                   \
+        for (int64_t pf_ = ((j) + 15) / 16 * 16; (p) && pf_ < (j) + (span) && pf_ < (n); pf_ += 16) \
+            __builtin_prefetch((p) + pf_, rw);                                  \
     } while (0)
 #else
-#define AXON__NM_PREFETCH(next, j, span, n) ((void)(next))
-#define AXON__NM_PREFETCH_W(p, j, span, n) ((void)(p))
+#define AXON__NM_PREFETCH_RW(p, j, span, n, rw) ((void)(p))
 #endif
+#define AXON__NM_PREFETCH(next, j, span, n) AXON__NM_PREFETCH_RW(next, j, span, n, 0)
+#define AXON__NM_PREFETCH_W(p, j, span, n) AXON__NM_PREFETCH_RW(p, j, span, n, 1)
 
 /* softmax of one contiguous row of n > 0 elements, y may be x.  Three
  * passes, exp once per element: the maximum M (lanes from -FLT_MAX, the
