@@ -12,7 +12,7 @@ For each size set, sample and thread count T:
      the inputs with the samples' pseudo-random values (the weights scaled
      as PyTorch initialises them: samples() below), prepares, runs once as
      a warm-up, then times run() (best of at least REPS runs and of TIME
-     seconds of them, at most 50), and writes the inputs and its outputs
+     seconds of them, at most 10,000), and writes the inputs and its outputs
      to WORK/SET-NAME/;
   2. PyTorch (nets.py) computes the same network on those inputs, with
      torch.set_num_threads(T) and OpenBLAS's threads set to T too (torch's
@@ -309,7 +309,7 @@ def main():
     ap.add_argument('--samples', default='', help='only these samples (default: all)')
     ap.add_argument('--reps', type=int, default=3, help='timed runs at least (after the warm-up)')
     ap.add_argument('--time', type=float, default=1.0, help='timed runs until this many seconds of them')
-    ap.add_argument('--max-reps', type=int, default=50)
+    ap.add_argument('--max-reps', type=int, default=10000)
     ap.add_argument('--tol', type=float, default=1e-3)
     ap.add_argument('--keep', action='store_true', help='keep the inputs and outputs')
     ap.add_argument('--nets', default=os.path.join(HERE, 'nets.py'),
