@@ -1559,7 +1559,7 @@ static int input_has_ragged(Shape *s)
 }
 
 /* A residual `x = e` (or `e = x`) whose x a solve left unknown where a
- * factor is 0 at run time, e known: e gives x there (emit_fn.c, w_check),
+ * factor is 0 at run time, e known: e gives x there (emit_fn.c, open_var_from),
  * so its check goes right after the solve, before steps that read x
  * (they would be skipped while x is unknown).  `where b = (b * c) / 2`
  * with c = 0: b * c says nothing of b, the clause says b = 0. */

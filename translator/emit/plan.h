@@ -70,7 +70,7 @@ typedef struct PVar {       /* what the plan knows of a dimension variable */
                              * value; what depends on it is then unknown too */
     int assignable;         /* local is the solve's own (a solve's or a bind's,
                              * not run()'s dyn[]): a residual `x = e` may give
-                             * it where it is unknown (emit_fn.c, w_check) */
+                             * it where it is unknown (emit_fn.c, open_var_from) */
     const struct PVal *val; /* a stand-in for a known expression
                              * (plan_known_subst): its value; local unset */
     int since;              /* the step that binds it (plan_var) */
