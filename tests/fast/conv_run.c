@@ -903,12 +903,16 @@ static void norm_case(stats *st, int64_t cs, int kind)
     c.b = view_make(&bb, 1, &xd[rank - 1], irand(0, 6) == 0 ? 3 : 0);
     view_fill(&c.g, 1.0, 1.0, 0.0);
     view_fill(&c.b, 1.0, 0.0, 0.0);
-    /* rows of -inf, a +inf, mixed -inf: one row */
+    /* rows of -inf, a +inf, mixed -inf, a NaN among finite values (the
+     * fast softmax's maximum skips a NaN: it must come back through exp):
+     * one row */
     if (special && len > 0 && axon__numel(rank, xd) > 0) {
-        int64_t m = irand(0, 2);
+        int64_t m = irand(0, 3);
         for (int64_t j = 0; j < len; j++)
             ((float *)c.x.data)[j * c.x.strides[rank - 1]] = m == 0 ? -(float)INFINITY
                                                             : m == 1 && j == len / 2 ? (float)INFINITY
+                                                            : m == 3 && j == len / 2 ? (float)NAN
+                                                            : m == 3 ? (float)j
                                                             : j % 2 ? -(float)INFINITY : (float)j;
     }
     {
