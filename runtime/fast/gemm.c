@@ -91,13 +91,13 @@ AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64
                                    const int64_t *boff, float *dst, int64_t s0, int64_t s1)
 {
     const int NR = AXON__GEMM_NR;
-    if (cs == 1) {
-        /* the full slivers row by row: each row of b read from left to
-         * right, one stream the hardware prefetches (sliver by sliver,
-         * each row was a jump of rs floats: weights cold in the cache
-         * were read at a fraction of the memory's speed) */
-        const int64_t sf = s1 < nc / NR ? s1 : nc / NR;
-        for (int64_t p = 0; s0 < sf && p < kc; p++) {
+    /* the full slivers row by row where b's columns are contiguous: each
+     * row of b read from left to right, one stream the hardware prefetches
+     * (sliver by sliver, each row was a jump of rs floats: weights cold in
+     * the cache were read at a fraction of the memory's speed) */
+    const int64_t sf = cs != 1 ? s0 : s1 < nc / NR ? s1 : nc / NR;
+    if (s0 < sf) {
+        for (int64_t p = 0; p < kc; p++) {
             const float *row = b + (boff ? boff[p] : p * rs);
             for (int64_t s = s0; s < sf; s++) {
                 float *d = dst + s * NR * kc + p * NR;
@@ -105,8 +105,7 @@ AXON_RUN_FN void axon__gemm_pack_b(int64_t kc, int64_t nc, const float *b, int64
                     d[j] = row[s * NR + j];
             }
         }
-        if (s0 < sf)
-            s0 = sf;
+        s0 = sf;            /* (the rest: a partial sliver, below) */
     }
     for (int64_t s = s0; s < s1; s++) {
         const int64_t j0 = s * NR, nr = nc - j0 < NR ? nc - j0 : NR;

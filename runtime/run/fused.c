@@ -55,8 +55,9 @@ static inline float axon__fsign(float x)
 
 /* exp(x) in float for the fused loops (fast build): Cephes' expf as
  * runtime/fast/vec.c's axon__fv_exp_neg computes it a vector at a time
- * (for x <= 0), here a float at a time with no call and no branch, so that the compiler
- * vectorises the loop around it (-O3, or -O2 with -ftree-vectorize).
+ * (for x <= 0), here a float at a time with no call and no branch, so
+ * that the compiler vectorises the loop around it (-O3, or -O2 with
+ * -ftree-vectorize).
  * x is clamped to [-88, 88.5], where n = round(x / ln 2) is in [-127, 128],
  * and 2^n is built in the exponent bits: n = -127 gives the bits of 0 and
  * n = 128 those of +inf, so the ends need no select of their own: 0 below
