@@ -22,7 +22,7 @@ BUILD    := build
 GEN      := $(BUILD)/gen
 WARN     := -std=c99 -Wall -Wextra $(if $(WERROR),-Werror)
 # The translator, grouped by stage (translator/README.md).
-STAGES   := base front infer lower emit driver
+STAGES   := base front infer lower plan emit driver
 CPPFLAGS := $(addprefix -Itranslator/,$(STAGES)) -I$(GEN)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 

@@ -60,11 +60,6 @@ static int compile_source(Compilation *cp, Source *src, FILE *diag_out)
     return cp->diag.errors ? 1 : 0;
 }
 
-int compile_own_item(const Compilation *cp, const Item *it)
-{
-    return it->loc.src == cp->src;
-}
-
 static int compile(Compilation *cp, const char *path, FILE *diag_out, int explain, int warn, const PtrVec *include)
 {
     compile_init(cp, diag_out, explain, warn);

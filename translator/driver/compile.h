@@ -1,30 +1,10 @@
-/* compile.h - one compilation: the arena, the diagnostics, the prelude and
- * the user's program read and inferred. */
+/* compile.h - the front end and inference of one compilation: the
+ * source read, the prelude and the program parsed, the imports resolved,
+ * every item inferred (the result: compilation.h). */
 #ifndef AXONC_COMPILE_H
 #define AXONC_COMPILE_H
 
-#include "imports.h"
-#include "infer.h"
-
-#ifndef AXONC_VERSION
-#define AXONC_VERSION "0.1.0"   /* printed by --version and in every header */
-#endif
-
-typedef struct Compilation {
-    Arena arena;
-    Diag diag;
-    Ctx ctx;
-    const Source *src;      /* the file given */
-    Program *prelude, *prog;    /* prog: the file's items, after those of
-                                 * the files it imports */
-    Checked checked;
-    ImportPlace imports;    /* where imports are read */
-    PtrVec imported;        /* const char*: the files imported (depfiles) */
-} Compilation;
-
-/* Whether item it is of the file given (not of one it imports): check
- * prints and emit exports only those. */
-int compile_own_item(const Compilation *cp, const Item *it);
+#include "compilation.h"
 
 /* Reads and infers `path`.  Returns 0 on success; on failure the
  * diagnostics have been printed and the return value is the exit status. */

@@ -3,7 +3,7 @@
 #ifndef AXONC_DOT_H
 #define AXONC_DOT_H
 
-#include "compile.h"
+#include "compilation.h"
 
 void dot_program(Compilation *cp, Buf *out);
 

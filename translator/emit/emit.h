@@ -4,7 +4,7 @@
 #ifndef AXONC_EMIT_H
 #define AXONC_EMIT_H
 
-#include "compile.h"
+#include "compilation.h"
 #include "scratch.h"
 
 /* The most tensors (inputs, outputs and named intermediates together) of

@@ -1,9 +1,11 @@
-/* constraint.c - the constraints that could not be solved on the spot:
- * broadcasts, residual equations, non-negativity of a difference.
+/* constraint.c - the constraints that could not be solved on the spot
+ * (constraint.h): broadcasts, residual equations, non-negativity of a
+ * difference, counts of a shape's axes and elements.
  *
- * A constraint watches the unbound variables it mentions; binding one puts
- * it back on the queue, and solve_drain() looks at queued constraints until
- * none is left, so inference does not depend on the order of facts.
+ * A constraint watches the unbound variables it mentions (store.c); binding
+ * one puts it back on the worklist, and solve_drain() looks at queued
+ * constraints until none is left, so inference does not depend on the
+ * order of facts.
  *
  * Broadcasting (axon-spec.md section 5), solved symbolically:
  *   broadcast(x, x) = x            broadcast(x, []) = x
@@ -20,217 +22,18 @@
  */
 #include <string.h>
 
+#include "constraint.h"
 #include "dim.h"
 #include "print.h"
-#include "solve_int.h"
 #include "types.h"
 
 enum { BCAST_FLAT_MAX = 16 };
-
-Constraint *cons_new(Ctx *c, CKind kind, const Origin *why)
-{
-    Constraint *k = ar_alloc(c->arena, sizeof *k);
-    k->kind = kind;
-    k->why = why;
-    k->id = ++c->next_id;
-    if (origin_clause(why) && kind != C_NONNEG)
-        k->clause = origin_clause(why);    /* (a `<=` clause sets its own, with clause_diff) */
-    return k;
-}
-
-void cons_add(Ctx *c, Constraint *k)
-{
-    if (c->level >= c->npending) {
-        int n = c->level + 8;
-        c->pending = ar_grow(c->arena, c->pending, sizeof(PtrVec) * (size_t)c->npending,
-                             sizeof(PtrVec) * (size_t)n);
-        c->npending = n;
-    }
-    k->level = c->level;
-    if (k->kind == C_NONNEG && !k->r) {
-        /* keep the expression as made, for the message (normalising k->l in
-         * place would lose it) */
-        k->r = ar_alloc(c->arena, sizeof *k->r);
-        *k->r = *k->l;
-    }
-    pv_push(c->arena, &c->pending[c->level], k);
-    if (!k->queued) {
-        k->queued = 1;
-        pv_push(c->arena, &c->queue, k);
-    }
-    if (!c->draining)
-        solve_drain(c);
-}
 
 static void finish(Ctx *c, Constraint *k)
 {
     k->done = 1;
     if (k->rewrites)
         rewrite_drop(c, k);
-}
-
-/* ---- visiting the terms of a constraint ----------------------------- */
-
-typedef struct Visitor {
-    void (*dvar)(Ctx *c, DVar *v, void *arg);
-    void (*svar)(Ctx *c, SVar *v, void *arg);
-    void *arg;
-} Visitor;
-
-typedef struct { Ctx *c; const Visitor *v; } DimVisit;
-
-static void visit_dvar_cb(DVar *v, void *arg)
-{
-    DimVisit *dv = arg;
-    dv->v->dvar(dv->c, v, dv->v->arg);
-}
-
-static void visit_dim(Ctx *c, Dim *d, const Visitor *v, int raw)
-{
-    DimVisit dv = { c, v };
-    dim_each_var(raw ? dim_norm_raw(c, d) : dim_norm(c, d), visit_dvar_cb, &dv);
-}
-
-static void visit_shape(Ctx *c, Shape *s, const Visitor *v)
-{
-    s = shape_norm(c, s);
-    for (uint32_t i = 0; i < s->n; i++) {
-        if (s->s[i].var)
-            v->svar(c, s->s[i].var, v->arg);
-        else
-            visit_dim(c, s->s[i].dim, v, 0);
-    }
-}
-
-static void cons_visit(Ctx *c, Constraint *k, const Visitor *v)
-{
-    switch (k->kind) {
-    case C_BCAST_SHAPE:
-        for (int i = 0; i < k->ops.n; i++)
-            visit_shape(c, k->ops.items[i], v);
-        if (k->sres->link)
-            visit_shape(c, k->sres->link, v);
-        else
-            v->svar(c, k->sres, v->arg);
-        break;
-    case C_BCAST_DIM:
-        for (int i = 0; i < k->ops.n; i++)
-            visit_dim(c, k->ops.items[i], v, 0);
-        if (k->dres->link)
-            visit_dim(c, k->dres->link, v, 0);
-        else
-            v->dvar(c, k->dres, v->arg);
-        break;
-    case C_EQ_DIM:
-        visit_dim(c, k->l, v, k->rewrites);
-        visit_dim(c, k->r, v, k->rewrites);
-        if (k->axis)
-            visit_shape(c, k->sr, v);
-        break;
-    case C_EQ_SHAPE:
-        visit_shape(c, k->sl, v);
-        visit_shape(c, k->sr, v);
-        break;
-    case C_NONNEG:
-        visit_dim(c, k->l, v, 0);
-        break;
-    case C_DYN:
-        v->dvar(c, k->dres, v->arg);
-        visit_dim(c, k->l, v, 0);
-        break;
-    case C_FITS:
-        visit_dim(c, k->l, v, 0);
-        break;
-    case C_ELEMS:
-    case C_RANK:
-        visit_shape(c, k->sl, v);
-        if (k->dres->link)
-            visit_dim(c, k->dres->link, v, 0);
-        else
-            v->dvar(c, k->dres, v->arg);
-        break;
-    }
-}
-
-/* Adds k to a variable's watch list once: k's own short list of the
- * variables it watches says whether it is there (a variable that 100,000
- * clauses watch is not scanned for each).  Entries of constraints that are
- * done are unlinked when the list has doubled since the last sweep, so a
- * variable shared by many operations (a weight, a batch size) does not
- * accumulate them, at a constant cost per entry. */
-static void add_watch(Ctx *c, Watch **list, uint32_t *n, uint32_t *swept, void *var, Constraint *k)
-{
-    for (int i = 0; i < k->watched.n; i++)
-        if (k->watched.items[i] == var)
-            return;
-    pv_push(c->arena, &k->watched, var);
-    Watch *w = ar_alloc(c->arena, sizeof *w);
-    w->c = k;
-    w->next = *list;
-    *list = w;
-    if (++*n < 2 * (*swept > 8 ? *swept : 8))
-        return;
-    *n = 0;
-    for (Watch **p = list; *p;) {
-        if ((*p)->c->done) {
-            *p = (*p)->next;
-            continue;
-        }
-        ++*n;
-        p = &(*p)->next;
-    }
-    *swept = *n;
-}
-
-static void watch_dvar(Ctx *c, DVar *v, void *arg) { add_watch(c, &v->watch, &v->nwatch, &v->nswept, v, arg); }
-static void watch_svar(Ctx *c, SVar *v, void *arg) { add_watch(c, &v->watch, &v->nwatch, &v->nswept, v, arg); }
-
-void watch_cons(Ctx *c, Constraint *k)
-{
-    Visitor v = { watch_dvar, watch_svar, k };
-    cons_visit(c, k, &v);
-}
-
-/* ---- levels ----------------------------------------------------------- */
-
-typedef struct { int level; int hits; } LevelArg;
-
-static void lower_dvar(Ctx *c, DVar *v, void *arg) { dvar_lower_to(c, v, ((LevelArg *)arg)->level); }
-static void lower_svar(Ctx *c, SVar *v, void *arg) { svar_lower_to(c, v, ((LevelArg *)arg)->level); }
-
-void cons_lower_levels(Ctx *c, Constraint *k, int level)
-{
-    LevelArg la = { level, 0 };
-    Visitor v = { lower_dvar, lower_svar, &la };
-    cons_visit(c, k, &v);
-}
-
-static void mark_dvar(Ctx *c, DVar *v, void *arg)
-{
-    (void)c;
-    LevelArg *la = arg;
-    if (v->level > la->level) {
-        v->level = GENERIC;
-        la->hits++;
-    }
-}
-
-static void mark_svar(Ctx *c, SVar *v, void *arg)
-{
-    (void)c;
-    LevelArg *la = arg;
-    if (v->level > la->level) {
-        v->level = GENERIC;
-        la->hits++;
-    }
-}
-
-int cons_mark_generic(Ctx *c, Constraint *k, int above)
-{
-    LevelArg la = { above, 0 };
-    Visitor v = { mark_dvar, mark_svar, &la };
-    cons_visit(c, k, &v);
-    return la.hits > 0;
 }
 
 /* ---- broadcast of dimensions --------------------------------------- */
@@ -769,16 +572,6 @@ static void examine_count(Ctx *c, Constraint *k)
         dim_is_const(dim_norm(c, dim_of_var(c, k->dres, k->why)), &want) && have != want)
         err_count(c, k, s, have, want);
     count_is(c, k, val, &site);
-}
-
-/* ---- the other constraints ----------------------------------------- */
-
-void record_dyn(Ctx *c, DVar *v, Dim *val, const Origin *why)
-{
-    Constraint *k = cons_new(c, C_DYN, why);
-    k->dres = v;
-    k->l = val;
-    cons_add(c, k);
 }
 
 /* C_FITS are kept once per size: the same size checked by a constraint

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "dim.h"
-#include "solve_int.h"
+#include "dimsolve.h"
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {

@@ -1025,6 +1025,7 @@ int infer_program(Ctx *c, Program *prelude, Program *prog, Checked *out)
     Inf in;
     memset(&in, 0, sizeof in);
     in.c = c;
+    solve_init(c);
     st_init(&in.globals, c->arena);
     st_init(&in.specs, c->arena);
     st_init(&in.locals, c->arena);

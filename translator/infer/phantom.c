@@ -11,9 +11,10 @@
  * the header no member for k (docs/language.md, "Sizes fixed when tensors
  * are not empty").
  */
+#include "phantom.h"
+
 #include "dim.h"
 #include "solve.h"
-#include "solve_int.h"
 #include "types.h"
 
 /* Whether every term of d (and of its floor divisions) with x has M's

@@ -14,9 +14,8 @@
 #include <string.h>
 
 #include "dim.h"
-#include "elab.h"
+#include "scope.h"
 #include "simplify.h"
-#include "solve.h"
 #include "symtab.h"
 #include "types.h"
 

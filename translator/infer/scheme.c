@@ -11,8 +11,8 @@
 #include "scheme.h"
 
 #include "dim.h"
+#include "phantom.h"
 #include "solve.h"
-#include "solve_int.h"
 #include "types.h"
 
 void enter_level(Ctx *c)

@@ -334,6 +334,8 @@ typedef struct Ctx {
     PtrVec queue;         /* constraints to look at again */
     int qhead;
     int draining;
+    void (*drain)(struct Ctx *c);   /* looks at the queue until it is empty
+                                     * (solve.h: solve_init sets it) */
     int axis_value;       /* inferring an axis argument: its dims value may
                            * be negative (`[-1]`: infer.c, elab.c) */
     int overflow;         /* dimension arithmetic overflowed (1), grew too

@@ -15,7 +15,7 @@
 #ifndef AXONC_LOWER_H
 #define AXONC_LOWER_H
 
-#include "compile.h"
+#include "compilation.h"
 
 typedef struct LNode LNode;
 typedef struct LLoop LLoop;

@@ -5,8 +5,6 @@
 
 extern const ScratchTarget scratch_target_avx512, scratch_target_avx, scratch_target_vec128, scratch_target_plain;
 
-int64_t scratch_threads = 1;
-
 static const ScratchTarget *const targets[] = { &scratch_target_avx512, &scratch_target_avx, &scratch_target_vec128,
                                                 &scratch_target_plain };
 
@@ -42,11 +40,11 @@ static ScratchNeed most(const Args *a)
 {
     ScratchNeed r = { 0, 0 };
     for (unsigned i = 0; i < sizeof targets / sizeof *targets; i++) {
-        scratch_threads = 1;
+        *targets[i]->threads = 1;
         int64_t n1 = one(targets[i], a);
-        scratch_threads = 2;
+        *targets[i]->threads = 2;
         int64_t n2 = one(targets[i], a);
-        scratch_threads = 1;
+        *targets[i]->threads = 1;
         if (n1 < 0 || n2 < n1 || n1 >= INT64_MAX / 4 || n2 >= INT64_MAX / 4) {
             r.fixed = INT64_MAX;
             return r;

@@ -1,13 +1,15 @@
 /* scratch_target.h - one target's scratch functions: runtime/fast/fast.h
  * itself, compiled into axonc with the target's tile (AXON__TARGET_VB,
- * _MR, _NR) and AXON_MAX_THREADS read from scratch_threads, so the
+ * _MR, _NR) and AXON_MAX_THREADS read from its own variable, which
+ * scratch.c sets through ScratchTarget.threads, so the
  * estimate is the kernels' own formula, never a copy.  Included once by
  * each scratch_<target>.c, which defines SCRATCH_TARGET_NAME. */
 #include <stdint.h>
 
-#include "scratch.h"
+#include "scratch_types.h"
 
-#define AXON_MAX_THREADS scratch_threads
+static int64_t target_threads = 1;
+#define AXON_MAX_THREADS target_threads
 #include "../../runtime/axon_runtime.h"
 #include "../../runtime/fast/fast.h"
 
@@ -42,4 +44,4 @@ static int64_t t_conv(const ScratchShape *x, const ScratchShape *w, const Scratc
     return axon__f_conv_scratch(&a, &b, &o, one_d, prm[0], prm[1], prm[2], prm[3], prm[4], prm[5], prm[6]);
 }
 
-const ScratchTarget SCRATCH_TARGET_NAME = { t_matmul, t_einsum_mnk, t_conv };
+const ScratchTarget SCRATCH_TARGET_NAME = { t_matmul, t_einsum_mnk, t_conv, &target_threads };

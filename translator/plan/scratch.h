@@ -8,20 +8,7 @@
 #ifndef AXONC_SCRATCH_H
 #define AXONC_SCRATCH_H
 
-#include <stdint.h>
-
-/* fixed + per_thread * AXON_MAX_THREADS bytes hold the need for any
- * thread count of at least 1 (a need is linear in the threads, or the
- * smaller of a linear one and a constant). */
-typedef struct ScratchNeed {
-    int64_t fixed, per_thread;
-} ScratchNeed;
-
-/* Shapes as rank and sizes (at most 8 axes). */
-typedef struct ScratchShape {
-    int rank;
-    int64_t dims[8];
-} ScratchShape;
+#include "scratch_types.h"
 
 /* matmul (and linear viewed as it): fast.h's axon__f_matmul_scratch. */
 ScratchNeed scratch_matmul(const ScratchShape *a, const ScratchShape *b, const ScratchShape *out);
@@ -31,16 +18,5 @@ ScratchNeed scratch_einsum_mnk(int64_t m, int64_t n, int64_t k);
  * prm: s0, s1, p0, p1, d0, d1, groups). */
 ScratchNeed scratch_conv(const ScratchShape *x, const ScratchShape *w, const ScratchShape *out, int one_d,
                          const int64_t prm[7]);
-
-/* ---- for scratch.c: one target's entries (scratch_target.h) ---- */
-typedef struct ScratchTarget {
-    int64_t (*matmul)(const ScratchShape *a, const ScratchShape *b, const ScratchShape *out);
-    int64_t (*einsum_mnk)(int64_t m, int64_t n, int64_t k);
-    int64_t (*conv)(const ScratchShape *x, const ScratchShape *w, const ScratchShape *out, int one_d,
-                    const int64_t prm[7]);
-} ScratchTarget;
-
-/* The thread count the targets' functions assume (fast.h's AXON_MAX_THREADS). */
-extern int64_t scratch_threads;
 
 #endif
