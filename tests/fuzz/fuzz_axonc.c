@@ -29,7 +29,7 @@
 
 #include "compile.h"
 #include "dot.h"
-#include "emit.h"
+#include "pipeline.h"
 #include "types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -181,10 +181,10 @@ static void one_input(const char *text, const Files *files)
         fuzz_fail(rc_check == 0 ? "check accepts the program but emit rejects it"
                                 : "emit accepts the program but check rejects it");
     if (rc_emit == 0) {
-        EmitOptions opt = { NULL, EL_F32, 0, 0, NULL, NULL };
+        EmitOptions opt = { NULL, EL_F32, 0 };
         Buf header;
         buf_init(&header, &cp.arena);
-        if (emit_header(&cp, &opt, &header) == 0) {
+        if (pipeline_header(&cp, &opt, &header) == 0) {
             take_output("header", buf_str(&header), header.n);
             check_int64_literals(buf_str(&header), header.n);
         }
@@ -204,10 +204,10 @@ static void one_input(const char *text, const Files *files)
 
     /* 4. axonc emit --format=plan */
     if (compile_input(&cp, text, files, diag, 1) == 0) {
-        EmitOptions opt = { NULL, EL_F32, 0, 0, NULL, NULL };
+        EmitOptions opt = { NULL, EL_F32, 0 };
         Buf plans;
         buf_init(&plans, &cp.arena);
-        if (emit_plans(&cp, &opt, &plans) == 0)
+        if (pipeline_plans(&cp, &opt, &plans) == 0)
             take_output("plans", buf_str(&plans), plans.n);
     }
     compile_free(&cp);

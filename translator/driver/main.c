@@ -16,8 +16,8 @@
 #include "compile.h"
 #include "depfile.h"
 #include "dot.h"
-#include "emit.h"
 #include "output.h"
+#include "pipeline.h"
 #include "source.h"
 #include "types.h"
 
@@ -166,7 +166,7 @@ static int cmd_emit(int argc, char **argv, PtrVec *include)
 {
     const char *file = NULL, *out = NULL, *depfile = NULL;
     int md = 0, dot = 0, plans = 0, werror = 0, nowarn = 0;
-    EmitOptions opt = { NULL, EL_F32, 0, 0, NULL, NULL };
+    EmitOptions opt = { NULL, EL_F32, 0 };
     for (int i = 0; i < argc; i++) {
         int inc = include_option(argc, argv, &i, include);
         if (inc < 0)
@@ -235,7 +235,7 @@ static int cmd_emit(int argc, char **argv, PtrVec *include)
         buf_init(&text, &cp.arena);
         if (dot)
             dot_program(&cp, &text);
-        if (!dot && (plans ? emit_plans(&cp, &opt, &text) : emit_header(&cp, &opt, &text)) != 0)
+        if (!dot && (plans ? pipeline_plans(&cp, &opt, &text) : pipeline_header(&cp, &opt, &text)) != 0)
             rc = 1;
         else if (cp.diag.errors)        /* -Werror: a warning of the emitter */
             rc = 1;

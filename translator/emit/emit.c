@@ -1,94 +1,17 @@
 /* emit.c - the generated header: the prologue template, the embedded
  * runtime, one instance of the function template per exported function,
- * the epilogue (axon-spec.md section 8).
- *
- * Templates are real C files (templates/) embedded at build time.  A line
- * ending in a marker comment (at-sign NAME at-sign) is replaced by generated
- * text; the tokens axon_tmpl_ / AXON_TMPL_ become the function's prefix
- * P_NAME_, and AXON_TMPL_GUARD the include guard.  A comment opening with
- * slash-star-bang is about the template itself and is left out.
+ * the epilogue (axon-spec.md section 8).  Each function's pieces are
+ * printed before (emit_fn.c, emit_run.c); this file puts them together.
  */
 #include "emit.h"
-
-#include "cnames.h"
 
 #include <ctype.h>
 #include <string.h>
 
-#include "emit_run.h"
-#include "lower.h"
-#include "print.h"
-#include "symtab.h"
+#include "template.h"
 #include "types.h"
 
 extern const char axon_tmpl_prologue[], axon_tmpl_function[], axon_tmpl_epilogue[], axon_runtime[];
-
-typedef struct Subst {
-    const char *marker;     /* "DOC" for the marker at-DOC-at */
-    const char *text;       /* replaces the whole line (may be several lines) */
-} Subst;
-
-/* Copies a template, replacing marked lines and the placeholder tokens. */
-static void instantiate_template(Buf *out, const char *tmpl, const Subst *subs, int nsubs,
-                                 const char *lower, const char *upper, const char *guard)
-{
-    const char *p = tmpl;
-    while (*p) {
-        if (strncmp(p, "/*!", 3) == 0) {      /* the template's own note */
-            const char *close = strstr(p, "*/");
-            p = close ? close + 2 : p + strlen(p);
-            while (*p == '\n')
-                p++;
-            continue;
-        }
-        const char *end = strchr(p, '\n');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *hit = NULL;
-        for (int i = 0; i < nsubs && !hit; i++) {
-            char mark[64];
-            snprintf(mark, sizeof mark, "@%s@", subs[i].marker);
-            const char *m = strstr(p, mark);
-            if (m && m < p + len) {
-                hit = subs[i].text;
-                buf_puts(out, hit);
-                if (hit[0] && hit[strlen(hit) - 1] != '\n')
-                    buf_putc(out, '\n');
-            }
-        }
-        if (!hit) {
-            for (size_t i = 0; i < len;) {
-                if (lower && strncmp(p + i, "axon_tmpl_", 10) == 0) {
-                    buf_puts(out, lower);
-                    i += 10;
-                } else if (upper && strncmp(p + i, "AXON_TMPL_GUARD", 15) == 0 && guard) {
-                    buf_puts(out, guard);
-                    i += 15;
-                } else if (upper && strncmp(p + i, "AXON_TMPL_", 10) == 0) {
-                    buf_puts(out, upper);
-                    i += 10;
-                } else {
-                    buf_putc(out, p[i]);
-                    i++;
-                }
-            }
-            buf_putc(out, '\n');
-        }
-        p += len;
-        if (*p == '\n')
-            p++;
-    }
-}
-
-void emit_template_into(Buf *out, const char *tmpl, const char *const *markers, const char *const *texts, int n,
-                        const char *lower)
-{
-    Subst subs[8];
-    for (int i = 0; i < n && i < 8; i++) {
-        subs[i].marker = markers[i];
-        subs[i].text = texts[i];
-    }
-    instantiate_template(out, tmpl, subs, n < 8 ? n : 8, lower, lower, NULL);
-}
 
 /* Text pasted into a C comment, escaped as in a C string literal (a
  * backslash, a control or non-ASCII byte as \ooo) so that the comment can
@@ -119,24 +42,12 @@ static int is_c_identifier(const char *s)
     return 1;
 }
 
-int emit_plans(Compilation *cp, const EmitOptions *opt, Buf *out)
+int emit_check_prefix(const char *prefix)
 {
-    Arena *a = &cp->arena;
-    EmitOptions with = *opt;
-    with.plans = 1;
-    const char *prefix = opt->prefix ? opt->prefix : ast_main_name(a, cp->src->name);
-    for (int i = 0; i < cp->checked.bindings.n; i++) {
-        Binding *b = cp->checked.bindings.items[i];
-        if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC || !compile_own_item(cp, b->item))
-            continue;
-        FnCode fc;
-        const char *cname = ar_printf(a, "%s_%s", prefix, cn_spell(a, b->item->name, CN_FUNCTION));
-        if (emit_function(cp, b, cname, &with, &fc))
-            buf_printf(out, "%s: not exported\n", b->item->name);
-        else
-            buf_printf(out, "%s:\n%s", b->item->name, buf_str(&fc.plan));
-    }
-    return cp->diag.errors ? 1 : 0;
+    if (is_c_identifier(prefix))
+        return 1;
+    fprintf(stderr, "axonc: error: the prefix '%s' is not a C identifier\n", prefix);
+    return 0;
 }
 
 /* The names a function's part of the header defines at file scope, each
@@ -148,7 +59,7 @@ static const char *const fn_words[] = {
     "run", "_view", "_r_solve", "_r_dims",
 };
 
-static int claim_names(Compilation *cp, CnNames *names, Binding *b, const char *cname, FnCode *fc)
+int emit_claim_names(Compilation *cp, CnNames *names, Binding *b, const char *cname, FnCode *fc)
 {
     Arena *a = &cp->arena;
     const char *what = ar_printf(a, "'%s'", b->item->name);
@@ -171,14 +82,9 @@ static int claim_names(Compilation *cp, CnNames *names, Binding *b, const char *
     return 0;
 }
 
-int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
+void emit_header(Compilation *cp, const char *prefix, const PtrVec *fns, const RunKernels *kernels, Buf *out)
 {
     Arena *a = &cp->arena;
-    const char *prefix = opt->prefix ? opt->prefix : ast_main_name(a, cp->src->name);
-    if (!is_c_identifier(prefix)) {
-        fprintf(stderr, "axonc: error: the prefix '%s' is not a C identifier\n", prefix);
-        return 1;
-    }
     /* The guard: the prefix in capitals. */
     Buf guard;
     buf_init(&guard, a);
@@ -202,59 +108,9 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
     if (out->n && out->p[out->n - 1] != '\n')
         buf_putc(out, '\n');
 
-    CnNames names;         /* every name the header defines (cnames.h) */
-    cn_init(&names, a);
-    /* Each exported function's pieces first: the shared parts of run()
-     * (the externs' table, the kernels) depend on all of them. */
-    RunKernels kernels;
-    memset(&kernels, 0, sizeof kernels);
-    PtrVec fns = { 0 };
-    int over_more = 0;             /* functions after the node limit */
-    Binding *over_first = NULL;
-    typedef struct Fn {
-        Binding *b;
-        const char *cname;
-        FnCode fc;
-        RunCode rc;
-    } Fn;
-    for (int i = 0; i < cp->checked.bindings.n; i++) {
-        Binding *b = cp->checked.bindings.items[i];
-        if (!b->scheme || type_prune(b->scheme->type)->kind != TY_FUNC)
-            continue;          /* values are not exported (docs/c-api.md) */
-        if (!compile_own_item(cp, b->item))
-            continue;          /* nor an imported file's (spec section 2) */
-        Fn *fn = ar_alloc(a, sizeof *fn);
-        fn->b = b;
-        fn->cname = ar_printf(a, "%s_%s", prefix, cn_spell(a, b->item->name, CN_FUNCTION));
-        if (emit_function(cp, b, fn->cname, opt, &fn->fc))
-            continue;
-        if (claim_names(cp, &names, b, fn->cname, &fn->fc))
-            continue;
-        if (opt->no_run || b->item->kind == IT_EXTERN)
-            fn->rc.why = "";        /* (an extern's run() is the user's own) */
-        else
-            emit_run(cp, b, fn->cname, prefix, opt, &kernels, &fn->rc);
-        if (fn->rc.over_limit) {
-            if (!over_more++)
-                over_first = b;     /* (one warning for all, below) */
-        } else if (fn->rc.why && *fn->rc.why) {
-            diag_warning(&cp->diag, b->item->name_loc, "'%s': run() is not available: %s", b->item->name,
-                         fn->rc.why);
-        }
-        pv_push(a, &fns, fn);
-    }
-    if (over_more == 1)
-        diag_warning(&cp->diag, over_first->item->name_loc,
-                     "'%s': run() is not available: the functions before it reached the limit of %d tensors",
-                     over_first->item->name, LOWER_MAX_NODES);
-    else if (over_more)
-        diag_warning(&cp->diag, over_first->item->name_loc,
-                     "'%s' and the %d functions after it: run() is not available: the functions before them "
-                     "reached the limit of %d tensors",
-                     over_first->item->name, over_more - 1, LOWER_MAX_NODES);
-    emit_run_shared(cp, &kernels, prefix, out);
-    for (int i = 0; i < fns.n; i++) {
-        Fn *fn = fns.items[i];
+    emit_run_shared(cp, kernels, prefix, out);
+    for (int i = 0; i < fns->n; i++) {
+        EmitFn *fn = fns->items[i];
         FnCode *fc = &fn->fc;
         RunCode *rc = &fn->rc;
         const char *cname = fn->cname;
@@ -283,13 +139,13 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
     }
     Buf impl;
     buf_init(&impl, a);
-    if (kernels.any) {
+    if (kernels->any) {
         buf_printf(&impl, "\n/* ---- run(): defined where %s is, declarations everywhere ---- */\n",
                    ar_printf(a, "%.*s_IMPLEMENTATION", (int)(guard.n - 7), buf_str(&guard)));
         buf_printf(&impl, "#ifdef %.*s_IMPLEMENTATION\n", (int)(guard.n - 7), buf_str(&guard));
-        emit_run_kernels(cp, &kernels, &impl);
-        for (int i = 0; i < fns.n; i++) {
-            Fn *fn = fns.items[i];
+        emit_run_kernels(cp, kernels, &impl);
+        for (int i = 0; i < fns->n; i++) {
+            EmitFn *fn = fns->items[i];
             if (!fn->rc.why)
                 buf_puts(&impl, buf_str(&fn->rc.impl));
         }
@@ -298,5 +154,4 @@ int emit_header(Compilation *cp, const EmitOptions *opt, Buf *out)
     buf_putc(out, '\n');
     Subst epi[] = { { "RUN_IMPL", buf_str(&impl) } };
     instantiate_template(out, axon_tmpl_epilogue, epi, 1, NULL, NULL, NULL);
-    return cp->diag.errors ? 1 : 0;
 }

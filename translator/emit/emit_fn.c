@@ -1,9 +1,11 @@
-/* emit_fn.c - the shape function of one exported Axon function, as C.
+/* emit_fn.c - the shape function of one exported Axon function, as C
+ * (emit_fn.h).
  *
- * The signature is flattened into input, output and intermediate tensors;
- * plan.c decides what the shape function does, in order (plan.h); this
- * file writes each step as C, then the outputs and intermediates, the
- * `dims` struct, the element and byte counts, and the comment above.
+ * fnplan.c has flattened the signature into input, output and
+ * intermediate tensors and plan.c decided what the shape function does,
+ * in order (plan.h); this file writes each step as C, then the outputs and
+ * intermediates, the `dims` struct, the element and byte counts, and the
+ * comment above.
  * Every failing check names the Axon rule and place that imposed it, the
  * argument, the axis, the value found and the value expected; messages are
  * string literals made here, whose "{}" the runtime fills with integers.
@@ -11,11 +13,10 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "bounds.h"
+#include "emit_fn.h"
+
 #include "cnames.h"
 #include "dim.h"
-#include "emit.h"
-#include "plan.h"
 #include "print.h"
 #include "simplify.h"
 #include "solve.h"
@@ -25,12 +26,12 @@
 typedef struct W {
     Ctx *c;
     Plan *p;
-    const EmitOptions *opt;
+    FnPlan *fp;             /* what is written */
     const char *file;       /* the source file's name, for messages */
     Buf *body;
     int indent;             /* extra levels, inside a loop or a block */
-    DimMap cache;           /* Dim* -> the local that holds its value */
-    DimHashMemo memo;       /* shared by cache, block and the plan's map */
+    DimMap cache;           /* Dim* -> the local that holds its value (its
+                             * memo: FnPlan.memo, shared with the plan's maps) */
     DimMap block;           /* the same, for the locals of the block of
                              * intermediates (they stay in it) */
     int in_block;
@@ -1550,13 +1551,6 @@ static void emit_max(W *w, PTensor *t, const char *dst, const char *mdst, PtrVec
     }
 }
 
-/* Whether the known predicate of the run-time bounds (bounds.h): what the
- * plan computes. */
-static int plan_knows(void *p, Dim *d)
-{
-    return plan_dim_known(p, d);
-}
-
 static void check_temp_rank(W *w, PTensor *t)
 {
     Arena *a = w->c->arena;
@@ -1575,22 +1569,12 @@ static void check_temp_rank(W *w, PTensor *t)
                 ar_printf(a, "%s would have more than AXON_MAX_RANK axes", t->desc), NULL, NULL, NULL, NULL);
 }
 
-/* Whether every shape variable of t is known (else its rank is unknown). */
-static int elem_of(W *w, PTensor *t);
-
-/* A dims value (an output `[n, n]`): its shape is its values, held by the
- * axon_shape itself; it has no buffer, so no elements (spec section 5b). */
-static int is_dims(const PTensor *t)
-{
-    return elem_find(t->type->u.ten.elem)->prim == EL_DIMS;
-}
-
 /* A tensor whose every size is a constant: its element and byte counts
  * (spec section 8b: #defined, for static arrays); 0 when a size is not
  * constant or a count does not fit int64. */
 static int constant_counts(W *w, PTensor *t, int64_t *elems, int64_t *bytes)
 {
-    if (is_dims(t)) {
+    if (fnplan_is_dims(t)) {
         *elems = *bytes = 0;
         return 1;
     }
@@ -1604,218 +1588,11 @@ static int constant_counts(W *w, PTensor *t, int64_t *elems, int64_t *bytes)
             return 0;
         n *= (uint64_t)v;
     }
-    uint64_t size = (uint64_t)elem_size(elem_of(w, t));
+    uint64_t size = (uint64_t)elem_size(fnplan_elem(w->fp, t));
     if (n && n > (uint64_t)INT64_MAX / size)
         return 0;
     *elems = (int64_t)n;
     *bytes = (int64_t)(n * size);
-    return 1;
-}
-
-static int rank_known(W *w, PTensor *t)
-{
-    Shape *s = shape_norm(w->c, t->type->u.ten.shape);
-    for (uint32_t i = 0; i < s->n; i++)
-        if (s->s[i].var && !plan_run_placed(s->s[i].var))
-            return 0;
-    return 1;
-}
-
-static int elem_of(W *w, PTensor *t)
-{
-    Elem *e = elem_find(t->type->u.ten.elem);
-    return e->prim != EL_VAR ? e->prim : w->opt->elem_default;
-}
-
-/* ---- flattening the signature into tensors --------------------------- */
-
-enum {
-    MAX_TENSORS = 1 << 20,          /* in one exported function's signature */
-    MAX_SIGNATURE = 16 * 1024 * 1024    /* bytes of its printed signature */
-};
-
-/* Appends t's tensors to out, left to right.  A tuple's items are named by
- * their number among the parameter's tensors ("argument 2 (x) item 3"), so
- * a deep tuple does not make long names. */
-static int flatten(W *w, Type *t, const char *desc, PtrVec *out, const char **why_not, int *item, int depth)
-{
-    t = type_prune(t);
-    if (depth > TYPE_MAX_DEPTH || out->n >= MAX_TENSORS) {
-        *why_not = ar_printf(w->c->arena, "its signature has more than %d tensors", MAX_TENSORS);
-        return 1;
-    }
-    switch (t->kind) {
-    case TY_TENSOR: {
-        PTensor *x = ar_alloc(w->c->arena, sizeof *x);
-        x->desc = item ? ar_printf(w->c->arena, "%s item %d", desc, ++*item) : desc;
-        x->type = t;
-        pv_push(w->c->arena, out, x);
-        return 0;
-    }
-    case TY_TUPLE: {
-        int first = 0;
-        if (!item)
-            item = &first;
-        for (uint32_t i = 0; i < t->u.fun.n; i++)
-            if (flatten(w, t->u.fun.items[i], desc, out, why_not, item, depth + 1))
-                return 1;
-        return 0;
-    }
-    case TY_FUNC:
-        *why_not = ar_printf(w->c->arena, "%s is a function", desc);
-        return 1;
-    case TY_VAR:
-        *why_not = ar_printf(w->c->arena, "%s can be of any type (it is not known to be a tensor)", desc);
-        return 1;
-    }
-    return 1;
-}
-
-/* The named intermediate tensors: the names bound by the statements of the
- * function's own body (tuple patterns give one name per item). */
-/* The intermediates no statement names (spec section 8b: every one is
- * planned): each operator application under e whose value is a tensor,
- * "matmul at 4:12" (index constant TMP_matmul_4_12; a + b is "add" at the
- * +, so that a + b + c names two), in the order they are
- * computed (operands first); not e itself (a statement's value is its
- * name's, the body's the output, a top tuple's items likewise), not inside
- * a lambda (its values are per element). */
-static const char *op_word(const char *op)
-{
-    return strcmp(op, "+") == 0 ? "add" : strcmp(op, "-") == 0 ? "sub" : strcmp(op, "*") == 0 ? "mul"
-         : strcmp(op, "/") == 0 ? "div" : op;
-}
-
-static void collect_unnamed(W *w, Expr *e, PtrVec *out)
-{
-    /* an explicit stack: expressions nest as deep as the source allows */
-    typedef struct { Expr *e; int top; } Item;
-    Arena *a = w->c->arena;
-    PtrVec stack = { 0 }, found = { 0 };
-    Item *first = ar_alloc(a, sizeof *first);
-    first->e = e;
-    first->top = 1;
-    pv_push(a, &stack, first);
-    while (stack.n) {
-        Item *it = stack.items[--stack.n];
-        Expr *x = it->e;
-        if (!x || x->kind == EX_FN)
-            continue;
-        Type *t = x->type ? type_prune(x->type) : NULL;
-        if (!it->top && t && t->kind == TY_TENSOR &&
-            (x->kind == EX_CALL || x->kind == EX_BINARY || x->kind == EX_NEG) &&
-            elem_find(t->u.ten.elem)->prim != EL_DIMS) {
-            int ln, col;       /* an operator's own place: a + b + c has two */
-            Loc at = x->kind == EX_CALL ? x->loc : expr_op_loc(x);
-            src_line_col(at.src, at.start, &ln, &col);
-            const char *op = x->kind == EX_NEG ? "neg" : x->name ? op_word(x->name) : "call";
-            PTensor *p = ar_alloc(a, sizeof *p);
-            p->desc = ar_printf(a, "%s at %d:%d", op, ln, col);
-            /* (parsed from the right: op_L_C; an op with a ' spelled, so
-             * starting with `_`: no user spelling has that form, cnames.h) */
-            p->cname = ar_printf(a, "%s_%d_%d", strchr(op, '\'') ? cn_spell(a, op, CN_TENSOR) : op, ln, col);
-            p->type = t;
-            pv_push(a, &found, p);
-        }
-        int child_top = it->top && x->kind == EX_TUPLE;
-        PtrVec kids = { 0 };
-        if (x->kind == EX_CALL || x->kind == EX_TUPLE) {
-            if (x->kind == EX_CALL && x->u.call.fn)
-                pv_push(a, &kids, x->u.call.fn);
-            for (int i = 0; i < x->u.call.args.n; i++)
-                pv_push(a, &kids, x->u.call.args.items[i]);
-        } else if (x->kind == EX_BINARY) {
-            pv_push(a, &kids, x->u.op.l);
-            pv_push(a, &kids, x->u.op.r);
-        } else if (x->kind == EX_NEG) {
-            pv_push(a, &kids, x->u.op.l);
-        }
-        for (int i = 0; i < kids.n; i++) {     /* (popped right to left) */
-            Item *k = ar_alloc(a, sizeof *k);
-            k->e = kids.items[i];
-            k->top = child_top;
-            pv_push(a, &stack, k);
-        }
-    }
-    /* found is an operator before its operands, right to left; reversed,
-     * operands come first, left to right (post-order, as computed) */
-    for (int i = found.n - 1; i >= 0; i--)
-        pv_push(a, out, found.items[i]);
-}
-
-static void collect_temps(W *w, Pattern *p, Type *t, PtrVec *out)
-{
-    if (!p || !t)
-        return;
-    t = type_prune(t);
-    if (p->kind == PAT_NAME && t->kind == TY_TENSOR && elem_find(t->u.ten.elem)->prim != EL_DIMS) {
-        PTensor *x = ar_alloc(w->c->arena, sizeof *x);
-        x->desc = p->name;
-        x->type = t;
-        x->pat = p;
-        pv_push(w->c->arena, out, x);
-    } else if (p->kind == PAT_TUPLE && t->kind == TY_TUPLE && (uint32_t)p->items.n == t->u.fun.n) {
-        for (uint32_t i = 0; i < t->u.fun.n; i++)
-            collect_temps(w, p->items.items[i], t->u.fun.items[i], out);
-    }
-}
-
-/* The tensors of a type (a function's parameters and result), counting
- * no further than just past limit: a type shared as a graph may stand for
- * billions of them.  A value of any type (a variable) counts as one: a
- * tuple of 2^32 of them must stop the count too. */
-static long count_tensors(Type *t, long limit, int depth)
-{
-    t = type_prune(t);
-    if (depth > TYPE_MAX_DEPTH)
-        return limit + 1;
-    if (t->kind == TY_TENSOR || t->kind == TY_VAR)
-        return 1;
-    long n = 0;
-    if (t->kind == TY_TUPLE || t->kind == TY_FUNC)
-        for (uint32_t i = 0; i < t->u.fun.n && n <= limit; i++)
-            n += count_tensors(t->u.fun.items[i], limit - n, depth + 1);
-    if (t->kind == TY_FUNC && n <= limit)
-        n += count_tensors(t->u.fun.ret, limit - n, depth + 1);
-    return n;
-}
-
-/* The names a function returns: a statement's name as the body (or an
- * item of a tuple as the body) is that output, not an intermediate.  Fills
- * alias[i] with the pattern of output i, where there is one. */
-static void returned_names(Expr *e, Symtab *last, int *next, const void **alias, int nout)
-{
-    if (e->kind == EX_TUPLE) {
-        for (int i = 0; i < e->u.call.args.n; i++)
-            returned_names(e->u.call.args.items[i], last, next, alias, nout);
-        return;
-    }
-    Type *t = e->type ? type_prune(e->type) : NULL;
-    if (e->kind == EX_NAME && t && t->kind == TY_TENSOR && *next < nout)
-        alias[*next] = st_get(last, e->name);
-    *next += t ? (int)count_tensors(t, EMIT_MAX_TENSORS, 0) : 1;   /* (at most that: emit_function) */
-}
-
-static void last_bindings(Pattern *p, Symtab *last)
-{
-    if (p->kind == PAT_NAME)
-        st_put(last, p->name, p);
-    else if (p->kind == PAT_TUPLE)
-        for (int i = 0; i < p->items.n; i++)
-            last_bindings(p->items.items[i], last);
-}
-
-/* ---- the whole function ---------------------------------------------- */
-
-static FnCode *run_fc;          /* emit_function in run mode: its FnCode */
-
-static int not_exported(W *w, Loc loc, const char *why)
-{
-    plan_clear(w->p);
-    if (w->opt->run_nodes)
-        run_fc->why = why;      /* (run mode: the caller says it) */
-    else
-        diag_warning(w->c->diag, loc, "'%s' is not exported: %s", w->p->fname, why);
     return 1;
 }
 
@@ -1918,204 +1695,86 @@ static void write_dims(W *w, FnCode *fc, PtrVec **lists)
     line(w, "}");
 }
 
-int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOptions *opt, FnCode *fc)
+/* ---- the whole function ---------------------------------------------- */
+
+void emit_function(FnPlan *fp, const char *cname, FnCode *fc)
 {
+    Compilation *cp = fp->cp;
     Arena *a = &cp->arena;
-    Namer nm;
-    Plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.c = &cp->ctx;
-    plan.nm = &nm;
-    plan.fname = b->item->name;
-    plan.dyn_known = opt->dyn_known;
+    Plan *plan = &fp->plan;
     W writer;
     W *w = &writer;
     memset(w, 0, sizeof *w);
     w->c = &cp->ctx;
-    w->p = &plan;
-    w->opt = opt;
+    w->p = plan;
+    w->fp = fp;
     w->file = cp->src->name;
-    dm_init(&w->cache, a, cp->ctx.epoch + 1);
-    w->cache.memo = &w->memo;
-    plan.memo = &w->memo;
-    Loc at = b->item->name_loc;
+    dm_init(&w->cache, a, fp->gen);
+    w->cache.memo = &fp->memo;
 
     memset(fc, 0, sizeof *fc);
-    run_fc = fc;
     buf_init(&fc->dims, a);
     buf_init(&fc->body, a);
     buf_init(&fc->counts, a);
     buf_init(&fc->temp_names, a);
     buf_init(&fc->indices, a);
-    buf_init(&fc->plan, a);
     w->body = &fc->body;
 
-    Type *ft = type_prune(b->scheme->type);   /* a function (emit.c) */
-    FnExpr *fn = b->item->value && b->item->value->kind == EX_FN ? b->item->value->u.lam : NULL;
-    const char *why_not = NULL;
-    /* A parameter that is a function says most about why; look for one first. */
-    for (uint32_t i = 0; i < ft->u.fun.n; i++)
-        if (type_prune(ft->u.fun.items[i])->kind == TY_FUNC) {
-            Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
-            return not_exported(w, at, p ? ar_printf(a, "argument %u (%s) is a function", i + 1, p->name)
-                                         : ar_printf(a, "argument %u is a function", i + 1));
-        }
-    /* A bound that no network reaches (a 200-byte program can return 2^19
-     * tensors: a header of hundreds of megabytes), counted before anything
-     * is made for each tensor. */
-    long ntensors = count_tensors(ft, EMIT_MAX_TENSORS, 0);
-    if (ntensors > EMIT_MAX_TENSORS)
-        return not_exported(w, at, ar_printf(a, "it has more than %d input and output tensors", EMIT_MAX_TENSORS));
-    PtrVec in_names = { 0 };    /* each input's index constant's name */
-    for (uint32_t i = 0; i < ft->u.fun.n; i++) {
-        Param *p = fn && (int)i < fn->params.n ? fn->params.items[i] : NULL;
-        /* "K (input 2)": the parameter's name first, and its place among the
-         * inputs (not "argument 2", which after "matmul:" reads as matmul's) */
-        const char *desc = p && strcmp(p->name, "_") != 0 ? ar_printf(a, "%s (input %u)", p->name, i + 1)
-                                                          : ar_printf(a, "input %u", i + 1);
-        int before = plan.inputs.n;
-        if (flatten(w, ft->u.fun.items[i], desc, &plan.inputs, &why_not, NULL, 0))
-            return not_exported(w, at, why_not);
-        /* (cnames.h: a spelling never has `__` after a letter or a digit,
-         * nor starts `__` then a digit, so these are the generated ones) */
-        const char *pn = p && strcmp(p->name, "_") != 0 ? cn_spell(a, p->name, CN_TENSOR) : ar_printf(a, "__%u", i + 1);
-        for (int k = before; k < plan.inputs.n; k++)
-            pv_push(a, &in_names, plan.inputs.n - before == 1 ? (void *)pn : ar_printf(a, "%s__%d", pn, k - before));
-        for (int k = before; k < plan.inputs.n; k++)
-            ((PTensor *)plan.inputs.items[k])->at = origin_new(w->c, p ? p->loc : at, p ? p->name : plan.fname, NULL, 0);
-    }
-    if (flatten(w, ft->u.fun.ret, "output", &plan.outputs, &why_not, NULL, 0))
-        return not_exported(w, at, why_not);
-    for (int i = 0; i < plan.outputs.n; i++) {
-        PTensor *t = plan.outputs.items[i];
-        t->desc = ar_printf(a, "output %d", i + 1);
-    }
-    PtrVec inter = { 0 };   /* every intermediate, named or not, in the order computed */
-    if (opt->run_nodes)
-        inter = *opt->run_nodes;
-    else if (fn) {
-        for (int i = 0; i < fn->stmts.n; i++) {
-            Stmt *st = fn->stmts.items[i];
-            collect_unnamed(w, st->value, &inter);
-            collect_temps(w, st->pat, st->pat->type, &inter);
-        }
-        collect_unnamed(w, fn->body, &inter);
-    }
-    ntensors = (long)plan.inputs.n + plan.outputs.n + inter.n;
-    if (ntensors > EMIT_MAX_TENSORS)
-        return not_exported(w, at, ar_printf(a, "it has %ld input, output and intermediate tensors (more than %d)",
-                                             ntensors, EMIT_MAX_TENSORS));
-    /* Element types. */
-    PtrVec *lists[3] = { &plan.inputs, &plan.outputs, &inter };
-    int elem_vars = 0;
-    for (int l = 0; l < 3; l++)
-        for (int i = 0; i < lists[l]->n; i++)
-            if (elem_find(((PTensor *)lists[l]->items[i])->type->u.ten.elem)->prim == EL_VAR)
-                elem_vars = 1;
-    if (elem_vars && opt->elem_default == EL_VAR)
-        return not_exported(w, at, "its element type is a variable; choose one with --elem-type");
-
-    /* The signature, named as `axonc check` names it (after the checks
-     * above, which are cheaper than printing a huge one). */
-    namer_init(&nm, w->c, 0);
-    Buf sig;
-    buf_init(&sig, a);
-    sig.limit = MAX_SIGNATURE;
-    pr_scheme(&nm, &sig, b->scheme);
-    nm.equal_to = NULL;         /* (the checks' messages say each size as it is) */
-    nm.mods.n = 0;
-    if (sig.full)
-        return not_exported(w, at, ar_printf(a, "its signature is larger than %d bytes", MAX_SIGNATURE));
-
-    if (plan_function(&plan, b->scheme))
-        return not_exported(w, plan.refused_at.src ? plan.refused_at : at, plan.refused);
-    if (opt->plans)
-        plan_print(&plan, &fc->plan);
     w->unread_axes = checked_only_axes(w);
-    for (int i = 0; i < plan.steps.n; i++) {
-        plan.at = i;
-        write_step(w, plan.steps.items[i]);
+    for (int i = 0; i < plan->steps.n; i++) {
+        plan->at = i;
+        write_step(w, plan->steps.items[i]);
     }
-    plan.at = plan.steps.n;
+    plan->at = plan->steps.n;
 
     /* Outputs, then intermediates when asked. */
     int max_static = 0;
-    PtrVec *open = ar_alloc(a, sizeof(PtrVec) * (size_t)(plan.outputs.n + 1));   /* each output's OpenAxis* */
-    for (int i = 0; i < plan.outputs.n; i++) {
-        PTensor *t = plan.outputs.items[i];
-        if (!rank_known(w, t))
-            return not_exported(w, at, ar_printf(a, "the rank of %s (%s) is not determined by the input shapes",
-                                                 t->desc, shape_text(w, t->type->u.ten.shape)));
-        emit_result(w, t, ar_printf(a, "out[%d]", i), &max_static, &open[i]);
-    }
+    PtrVec *open = ar_alloc(a, sizeof(PtrVec) * (size_t)(plan->outputs.n + 1));   /* each output's OpenAxis* */
+    for (int i = 0; i < plan->outputs.n; i++)
+        emit_result(w, plan->outputs.items[i], ar_printf(a, "out[%d]", i), &max_static, &open[i]);
     /* The largest shapes (spec section 5b: the bound of a data-dependent
      * `?`), from what the plan knows. */
-    Bounds *rb = bounds_of(w->c, b->scheme, plan_knows, &plan);
-    if (plan.outputs.n) {
+    if (plan->outputs.n) {
         line(w, "if (out_max) {");
         w->indent++;
-        for (int i = 0; i < plan.outputs.n; i++)
-            emit_max(w, plan.outputs.items[i], ar_printf(a, "out[%d]", i), ar_printf(a, "out_max[%d]", i), &open[i],
-                     rb, 1);
+        for (int i = 0; i < plan->outputs.n; i++)
+            emit_max(w, plan->outputs.items[i], ar_printf(a, "out[%d]", i), ar_printf(a, "out_max[%d]", i), &open[i],
+                     fp->rb, 1);
         w->indent--;
         line(w, "}");
     }
-    PtrVec aliases = { 0 };
-    const void **alias = ar_alloc(a, sizeof(void *) * (size_t)(plan.outputs.n + 1));
-    if (fn && !opt->run_nodes) {
-        Symtab last;
-        st_init(&last, a);
-        for (int i = 0; i < fn->stmts.n; i++)
-            last_bindings(((Stmt *)fn->stmts.items[i])->pat, &last);
-        int next = 0;
-        returned_names(fn->body, &last, &next, alias, plan.outputs.n);
-    }
-    for (int i = 0; i < inter.n; i++) {
-        PTensor *t = inter.items[i];
-        PTensor *is_out = NULL;
-        for (int k = 0; k < plan.outputs.n && !is_out; k++)
-            if (t->pat && alias[k] == t->pat)
-                is_out = plan.outputs.items[k];
-        if (is_out)        /* the value returned: its buffer is the output's */
-            pv_push(a, &aliases, ar_printf(a, "%s is %s", t->desc, is_out->desc));
-        else if (rank_known(w, t))
-            pv_push(a, &plan.temps, t);
-        else if (opt->run_nodes)
-            return not_exported(w, at, ar_printf(a, "the rank of %s (%s) is not determined by the input shapes",
-                                                 t->desc, shape_text(w, t->type->u.ten.shape)));
-    }
-    for (int i = 0; i < plan.temps.n; i++)
-        check_temp_rank(w, plan.temps.items[i]);
-    if (plan.temps.n) {
+    for (int i = 0; i < plan->temps.n; i++)
+        check_temp_rank(w, plan->temps.items[i]);
+    if (plan->temps.n) {
         w->in_block = 1;                     /* locals of the block stay in it */
         dm_init(&w->block, a, w->cache.gen);
-        w->block.memo = &w->memo;
+        w->block.memo = &fp->memo;
         line(w, "if (tmp) {");
         w->indent++;
-        PtrVec *topen = ar_alloc(a, sizeof(PtrVec) * (size_t)plan.temps.n);
-        for (int i = 0; i < plan.temps.n; i++) {
-            PTensor *t = plan.temps.items[i];
+        PtrVec *topen = ar_alloc(a, sizeof(PtrVec) * (size_t)plan->temps.n);
+        for (int i = 0; i < plan->temps.n; i++) {
+            PTensor *t = plan->temps.items[i];
             emit_result(w, t, ar_printf(a, "tmp[%d]", i), &max_static, &topen[i]);
             buf_printf(&fc->temp_names, "    case %d: return \"%s\";\n", i, t->desc);
         }
         line(w, "if (tmp_max) {");
         w->indent++;
-        for (int i = 0; i < plan.temps.n; i++)
-            emit_max(w, plan.temps.items[i], ar_printf(a, "tmp[%d]", i), ar_printf(a, "tmp_max[%d]", i), &topen[i],
-                     rb, 0);
+        for (int i = 0; i < plan->temps.n; i++)
+            emit_max(w, plan->temps.items[i], ar_printf(a, "tmp[%d]", i), ar_printf(a, "tmp_max[%d]", i), &topen[i],
+                     fp->rb, 0);
         w->indent--;
         line(w, "}");
         w->indent--;
         line(w, "}");
         w->in_block = 0;
     }
-    for (int i = 0; i < plan.inputs.n; i++) {
+    for (int i = 0; i < plan->inputs.n; i++) {
         int known;
-        int r = shape_rank(shape_norm(w->c, ((PTensor *)plan.inputs.items[i])->type->u.ten.shape), &known);
+        int r = shape_rank(shape_norm(w->c, ((PTensor *)plan->inputs.items[i])->type->u.ten.shape), &known);
         if (r > max_static)
             max_static = r;
     }
-    PtrVec *with_temps[3] = { &plan.inputs, &plan.outputs, &plan.temps };
+    PtrVec *with_temps[3] = { &plan->inputs, &plan->outputs, &plan->temps };
     write_dims(w, fc, with_temps);
     drop_unused(w);
     line(w, "(void)in; (void)out; (void)tmp; (void)dims; (void)out_max; (void)tmp_max; (void)err;");
@@ -2137,37 +1796,37 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
         for (int i = 0; i < with_temps[l]->n; i++) {
             PTensor *t = with_temps[l]->items[i];
             const char *arr = list_names[l];
-            if (is_dims(t)) {               /* its values are its shape: no buffer */
+            if (fnplan_is_dims(t)) {               /* its values are its shape: no buffer */
                 line(w, "plan->%s_elements[%d] = plan->%s_bytes[%d] = 0;", arr, i, arr, i);
                 line(w, "plan->%s_max_elements[%d] = plan->%s_max_bytes[%d] = 0;", arr, i, arr, i);
                 continue;
             }
             fail_if(w,
                     ar_printf(a, "axon__count(&plan->%s[%d], %d, &plan->%s_elements[%d], &plan->%s_bytes[%d])", arr, i,
-                              elem_size(elem_of(w, t)), arr, i, arr, i),
+                              elem_size(fnplan_elem(w->fp, t)), arr, i, arr, i),
                     "AXON_ERR_OVERFLOW", t->type->origin,
                     ar_printf(a, "%s has more elements (or bytes) than int64 can count", t->desc), NULL, NULL, NULL,
                     NULL);
             line(w, "(void)axon__count(&plan->%s_max[%d], %d, &plan->%s_max_elements[%d], &plan->%s_max_bytes[%d]);",
-                 arr, i, elem_size(elem_of(w, t)), arr, i, arr, i);
+                 arr, i, elem_size(fnplan_elem(w->fp, t)), arr, i, arr, i);
         }
 
     /* The comment above the function. */
     Buf doc;
     buf_init(&doc, a);
-    buf_printf(&doc, "/* %s : %s\n", plan.fname, buf_str(&sig));
+    buf_printf(&doc, "/* %s : %s\n", plan->fname, fp->sig);
     for (int l = 0; l < 3; l++)
         for (int i = 0; i < with_temps[l]->n; i++) {
             PTensor *t = with_temps[l]->items[i];
-            buf_printf(&doc, " *   %s[%d]: %s, %s %s%s%s%s\n", list_names[l], i, t->desc, elem_name(elem_of(w, t)),
+            buf_printf(&doc, " *   %s[%d]: %s, %s %s%s%s%s\n", list_names[l], i, t->desc, elem_name(fnplan_elem(w->fp, t)),
                        shape_text(w, t->type->u.ten.shape), t->bound ? " (" : "", t->bound ? t->bound : "",
                        t->bound ? ")" : "");
         }
-    for (int i = 0; i < aliases.n; i++)
-        buf_printf(&doc, " *   (%s: not an intermediate)\n", (const char *)aliases.items[i]);
-    if (elem_vars)
+    for (int i = 0; i < fp->aliases.n; i++)
+        buf_printf(&doc, " *   (%s: not an intermediate)\n", (const char *)fp->aliases.items[i]);
+    if (fp->elem_vars)
         buf_printf(&doc, " * Element type variables are %s here (axonc emit --elem-type).\n",
-                   elem_name(opt->elem_default));
+                   elem_name(fp->opt.elem_default));
     buf_printf(&doc, " */\n#if AXON_MAX_RANK < %d\n#error \"%s needs AXON_MAX_RANK >= %d\"\n#endif\n", max_static,
                cname, max_static);
     fc->doc = buf_str(&doc);
@@ -2176,23 +1835,13 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
      * bound again). */
     Symtab used;
     st_init(&used, a);
-    /* Maxima (spec section 8b): when every size of every tensor is bounded
-     * (`where n <= 512`), the largest count of each, for static arrays. */
-    Bounds *bd = bounds_of(w->c, b->scheme, NULL, NULL);
-    int bounded = 1;
-    int64_t *maxima[3];         /* each tensor's, found once */
+    int bounded = fp->bounded;
+    int64_t *const *maxima = fp->maxima;
     for (int l = 0; l < 3; l++) {
-        PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
-        maxima[l] = ar_alloc(a, sizeof(int64_t) * (size_t)(list->n ? list->n : 1));
-        for (int i = 0; i < list->n && bounded; i++)
-            if (!is_dims(list->items[i]))
-                bounded = bounds_max_elements(bd, ((PTensor *)list->items[i])->type->u.ten.shape, &maxima[l][i]);
-    }
-    for (int l = 0; l < 3; l++) {
-        PtrVec *list = l == 0 ? &plan.inputs : l == 1 ? &plan.outputs : &plan.temps;
+        PtrVec *list = l == 0 ? &plan->inputs : l == 1 ? &plan->outputs : &plan->temps;
         for (int i = 0; i < list->n; i++) {
             PTensor *t = list->items[i];
-            const char *base = l == 0 ? ar_printf(a, "IN_%s", (const char *)in_names.items[i])
+            const char *base = l == 0 ? ar_printf(a, "IN_%s", (const char *)fp->in_names.items[i])
                              : l == 1 ? ar_printf(a, "OUT_%d", i)
                                       : ar_printf(a, "TMP_%s", t->cname ? t->cname : cn_spell(a, t->desc, CN_TENSOR));
             const char *m = base;
@@ -2208,7 +1857,7 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
                 pv_push(a, &fc->names, ar_printf(a, "%s_%s_ELEMENTS", cname, m));
                 pv_push(a, &fc->names, ar_printf(a, "%s_%s_BYTES", cname, m));
             }
-            int64_t mx = is_dims(t) ? 0 : maxima[l][i], size = elem_size(elem_of(w, t));
+            int64_t mx = fnplan_is_dims(t) ? 0 : maxima[l][i], size = elem_size(fnplan_elem(w->fp, t));
             if (bounded && (mx == 0 || mx <= INT64_MAX / size)) {
                 buf_printf(&fc->indices, "#define %s_%s_MAX_ELEMENTS %lld\n#define %s_%s_MAX_BYTES %lld\n", cname,
                            m, (long long)mx, cname, m, (long long)(mx * size));
@@ -2217,18 +1866,10 @@ int emit_function(Compilation *cp, Binding *b, const char *cname, const EmitOpti
             }
         }
     }
-    fc->ninputs = plan.inputs.n;
-    fc->noutputs = plan.outputs.n;
-    fc->ntemps = plan.temps.n;
+    fc->ninputs = plan->inputs.n;
+    fc->noutputs = plan->outputs.n;
+    fc->ntemps = plan->temps.n;
     fc->bounded = bounded;
     fc->temp_max = maxima[2];
-    if (bounded) {
-        ScratchShape *dm = ar_alloc(a, sizeof(ScratchShape) * (size_t)(plan.temps.n ? plan.temps.n : 1));
-        for (int i = 0; i < plan.temps.n; i++)      /* (a dims value's shape is its values) */
-            dm[i].rank = bounds_max_dims(bd, ((PTensor *)plan.temps.items[i])->type->u.ten.shape, dm[i].dims, 8);
-        fc->temp_dims_max = dm;
-    }
-
-    plan_clear(&plan);
-    return 0;
+    fc->temp_dims_max = fp->temp_dims_max;
 }

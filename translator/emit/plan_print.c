@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "dim.h"
-#include "plan.h"
+#include "plan_print.h"
 #include "types.h"
 
 static const char *pos_text(Plan *p, const PPos *pos)

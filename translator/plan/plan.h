@@ -218,7 +218,4 @@ int plan_maybe_unknown(Plan *p, Dim *d);
 /* A fresh local name: stem followed by a number. */
 const char *plan_local(Plan *p, const char *stem);
 
-/* The plan as text, one step per line (plan_print.c). */
-void plan_print(Plan *p, Buf *out);
-
 #endif
