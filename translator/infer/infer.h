@@ -3,20 +3,7 @@
 #ifndef AXONC_INFER_H
 #define AXONC_INFER_H
 
-#include "ast.h"
-#include "terms.h"
-
-typedef struct Binding {
-    Item *item;
-    Scheme *scheme;        /* NULL when the item had an error */
-    int builtin;
-    int failed;
-} Binding;
-
-typedef struct Checked {
-    Program *prog;
-    PtrVec bindings;       /* Binding*, the user's items in source order */
-} Checked;
+#include "checked.h"
 
 /* Infers every item; errors go to c->diag.  Returns the number of errors. */
 int infer_program(Ctx *c, Program *prelude, Program *prog, Checked *out);
