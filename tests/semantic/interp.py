@@ -4,8 +4,9 @@ contract (axon-spec.md sections 1-5 and the dims values, elements() and
 rank(), `where` clauses and operators of section 5b) and docs/language.md
 only.
 
-It shares nothing with axonc: its own lexer, parser and evaluator.  A
-top-level function is run on concrete input shapes; every value is a tensor
+It shares nothing with axonc: its own evaluator, and the lexer and parser
+of tests/lib/axparse.py (written from the contract too, shared with the
+value evaluator of tests/values, never with axonc).  A top-level function is run on concrete input shapes; every value is a tensor
 (a concrete shape), a tuple or a function.  Annotations are constraints,
 solved against the concrete shapes by a small constraint solver
 (propagation, then a bounded search).  See README.md for the semantics.
@@ -25,15 +26,15 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import axparse  # noqa: E402
+
 INT64_MAX = (1 << 63) - 1
-ELEM_TYPES = {'bool', 'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64',
-              'f16', 'bf16', 'f32', 'f64'}
 
 
 # ---------------------------------------------------------------- errors
 
-class AxonSyntaxError(Exception):
-    pass
+AxonSyntaxError = axparse.ParseError
 
 
 class Reject(Exception):
@@ -48,83 +49,13 @@ class GaveUp(Exception):
     """The solver's search exceeded its budget."""
 
 
-# ---------------------------------------------------------------- lexer
-
-_TOKEN_RE = re.compile(r'''
-    (?P<ws>[ \t\r\n]+)
-  | (?P<lcom>//[^\n]*)
-  | (?P<bcom>/\*)
-  | (?P<float>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?f?|[0-9]+[eE][+-]?[0-9]+f?|[0-9]+f)
-  | (?P<int>[0-9]+)
-  | (?P<str>"[^"\n]*")
-  | (?P<id>[A-Za-z_][A-Za-z0-9_']*)
-  | (?P<arrow>->)
-  | (?P<le><=)
-  | (?P<p>[()\[\]{},;:=+\-*/%@?])
-''', re.X)
-
-
-def lex(text):
-    toks = []          # (kind, value, offset)
-    i, n = 0, len(text)
-    while i < n:
-        m = _TOKEN_RE.match(text, i)
-        if not m:
-            raise AxonSyntaxError('unexpected character %r at offset %d' % (text[i], i))
-        kind = m.lastgroup
-        if kind == 'bcom':
-            j = text.find('*/', m.end())
-            if j < 0:
-                raise AxonSyntaxError('unterminated comment')
-            i = j + 2
-            continue
-        if kind in ('ws', 'lcom'):
-            i = m.end()
-            continue
-        v = m.group(kind)
-        if kind == 'id':
-            if v in ('fn', 'extern', 'inf', 'where', 'import'):
-                kind = v
-        elif kind in ('arrow', 'le', 'p'):
-            kind = v
-        toks.append((kind, v, i))
-        i = m.end()
-    toks.append(('eof', '', n))
-    return toks
-
-
-# ---------------------------------------------------------------- parser
+# ---------------------------------------------------------------- programs
 #
-# Expressions (tuples):
-#   ('var', name)  ('num', text)  ('opval', op)  ('tuple', [e])
-#   ('call', f, [args])  ('bin', op, a, b)  ('neg', a)
-#   ('fn', params, result_type, stmts, final, where)   params: [(name, type|None)]
-#   ('dimsv', [d])   a dims value `[2, n / 2]` (spec 5b)
-#   ('str', text)    a spec string "bhnd,bhmd->bhnm" (spec 5b: einsum, sum, ...)
-# Statements: ('let', pattern, expr)  ('ann', name, type, expr)
-# Patterns: ('pname', name)  ('pwild',)  ('ptuple', [p])
-# Types: ('tensor', elem, shape)  ('tuple', [t])  ('fun', [t], t)  ('tvar', name)
-#        a dims type `dims [a, b]` is ('tensor', 'dims', shape): a list of
-#        sizes, matched and built like a shape (its values are DimsV)
-# Where clauses (of an extern or a fn): [(op, d1, d2)], op '=' or '<='
-# Shapes: list of atoms ('dims', [d])  ('svar', name)  ('sbc', [shape])
-# Dims: ('int', k)  ('dvar', name)  ('rag',)  ('q',)  ('op', op, a, b)  ('dbc', [d])
-#       ('elements', [('q',)], shape)  ('rank', [('q',)], shape)   spec 5b:
-#       the product of a shape's sizes, its number of axes.  The middle
-#       field is a stand-in for readers that do not know these nodes (run.py
-#       draws plausible inputs from a signature and reads an unknown node as
-#       a broadcast of its second field: here one `?`, an arbitrary size);
-#       the shape is the third.
-
-class Item(object):
-    __slots__ = ('kind', 'name', 'node', 'start', 'end', 'line', 'where', 'file')
-
-    def __init__(self, kind, name, node, start, end, line, where=None):
-        self.kind, self.name, self.node = kind, name, node
-        self.start, self.end, self.line = start, end, line
-        self.where = where or []
-        self.file = None        # the file it is defined in (spec 2: imports)
-
+# The lexer and parser are tests/lib/axparse.py (shared with the value
+# evaluator of tests/values); its docstring gives the tree's nodes.  A dims
+# type `dims [a, b]` is ('tensor', 'dims', shape): a list of sizes, matched
+# and built like a shape (its values are DimsV).  Here an item also knows
+# its `file`, the file it is defined in (spec 2: imports).
 
 class Program(object):
     """items: every top-level item, those of imported files first (spec
@@ -150,362 +81,6 @@ class Program(object):
             return True
         vis = self.visible.get(user.file)
         return vis is None or item.file in vis
-
-
-class Parser(object):
-    def __init__(self, text):
-        self.toks = lex(text)
-        self.i = 0
-
-    # -- helpers
-    def peek(self, k=0):
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
-
-    def kind(self, k=0):
-        return self.peek(k)[0]
-
-    def next(self):
-        t = self.toks[self.i]
-        self.i += 1
-        return t
-
-    def expect(self, kind):
-        t = self.next()
-        if t[0] != kind:
-            raise AxonSyntaxError('expected %r, found %r at offset %d' % (kind, t[1] or t[0], t[2]))
-        return t
-
-    def accept(self, kind):
-        if self.kind() == kind:
-            return self.next()
-        return None
-
-    # -- program
-    def program(self, text, filename):
-        items = []
-        # spec section 2: `import "blocks.axon";` before the other items
-        self.imports = []                       # [(path text, offset)]
-        while self.kind() == 'import':
-            off = self.next()[2]
-            path = self.expect('str')[1][1:-1]
-            self.imports.append((path, off))
-            if not self.accept(';') and self.kind() != 'eof':
-                raise AxonSyntaxError("expected ';' after an import at offset %d" % self.peek()[2])
-        while self.kind() != 'eof':
-            start = self.peek()[2]
-            where = None
-            if self.kind() == 'import':
-                raise AxonSyntaxError('an import after another item, at offset %d (imports come first)' % start)
-            if self.kind() == 'extern':
-                self.next()
-                name = self.expect('id')[1]
-                self.expect(':')
-                ty = self.type_()
-                if self.accept('where'):
-                    where = self.where_clauses()
-                item = ('extern', name, ty)
-            elif self.kind() == 'fn':
-                node = self.lambda_()
-                item = ('main', None, node)
-            else:
-                name = self.expect('id')[1]
-                self.expect('=')
-                item = ('let', name, self.expr())
-            end = self.toks[self.i - 1][2] + len(self.toks[self.i - 1][1])
-            last = self.toks[self.i - 1][0]
-            if not self.accept(';'):
-                if last != '}' and self.kind() != 'eof':
-                    raise AxonSyntaxError("expected ';' after a top-level item at offset %d" % self.peek()[2])
-            items.append(Item(item[0], item[1], item[2], start, end,
-                              text.count('\n', 0, start) + 1, where))
-        return items
-
-    def where_clauses(self):
-        """`d1 = d2, d1 <= d2, ...` (spec 5b) -> [(op, d1, d2)]."""
-        out = []
-        while True:
-            a = self.dim()
-            if self.kind() not in ('=', '<='):
-                t = self.peek()
-                raise AxonSyntaxError("expected '=' or '<=' in a where clause at offset %d" % t[2])
-            op = self.next()[0]
-            out.append((op, a, self.dim()))
-            if not self.accept(','):
-                return out
-
-    # -- expressions
-    def expr(self):
-        a = self.term()
-        while self.kind() in ('+', '-'):
-            op = self.next()[0]
-            a = ('bin', op, a, self.term())
-        return a
-
-    def term(self):
-        a = self.unary()
-        while self.kind() in ('*', '/'):
-            op = self.next()[0]
-            a = ('bin', op, a, self.unary())
-        return a
-
-    def unary(self):
-        if self.kind() == '-':
-            self.next()
-            return ('neg', self.unary())
-        return self.postfix()
-
-    def postfix(self):
-        e = self.primary()
-        while self.kind() == '(':
-            self.next()
-            args = []
-            if self.kind() != ')':
-                args.append(self.arg())
-                while self.accept(','):
-                    args.append(self.arg())
-            self.expect(')')
-            e = ('call', e, args)
-        return e
-
-    def arg(self):
-        if self.kind() in ('+', '-', '*', '/') and self.kind(1) in (',', ')'):
-            return ('opval', self.next()[0])
-        return self.expr()
-
-    def primary(self):
-        k = self.kind()
-        if k == 'id':
-            return ('var', self.next()[1])
-        if k in ('int', 'float', 'inf'):
-            return ('num', self.next()[1])
-        if k == 'str':
-            return ('str', self.next()[1][1:-1])
-        if k == 'fn':
-            return self.lambda_()
-        if k == '[':
-            # spec 5b: a dims value, a list of dimension expressions
-            self.next()
-            dims = []
-            if self.kind() != ']':
-                dims.append(self.dim())
-                while self.accept(','):
-                    dims.append(self.dim())
-            self.expect(']')
-            return ('dimsv', dims)
-        if k == '(':
-            self.next()
-            items = [self.expr()]
-            while self.accept(','):
-                items.append(self.expr())
-            self.expect(')')
-            return items[0] if len(items) == 1 else ('tuple', items)
-        t = self.peek()
-        raise AxonSyntaxError('expected an expression, found %r at offset %d' % (t[1] or t[0], t[2]))
-
-    def exprlist(self):
-        items = [self.expr()]
-        while self.accept(','):
-            items.append(self.expr())
-        return items[0] if len(items) == 1 else ('tuple', items)
-
-    def lambda_(self):
-        self.expect('fn')
-        self.expect('(')
-        params = []
-        if self.kind() != ')':
-            while True:
-                name = self.expect('id')[1]
-                ty = self.type_() if self.accept(':') else None
-                params.append((name, ty))
-                if not self.accept(','):
-                    break
-        self.expect(')')
-        rty = self.type_() if self.accept(':') else None
-        where = self.where_clauses() if self.accept('where') else []
-        self.expect('{')
-        stmts = []
-        while True:
-            st = self.try_stmt()
-            if st is None:
-                break
-            stmts.append(st)
-        final = self.exprlist()
-        self.accept(';')
-        self.expect('}')
-        return ('fn', params, rty, stmts, final, where)
-
-    def try_stmt(self):
-        save = self.i
-        if self.kind() == 'id' and self.kind(1) == ':':
-            name = self.next()[1]
-            self.next()
-            ty = self.type_()
-            self.expect('=')
-            e = self.exprlist()
-            self.expect(';')
-            return ('ann', name, ty, e)
-        try:
-            pat = self.pattern()
-            if self.kind() == '=':
-                self.next()
-                e = self.exprlist()
-                self.expect(';')
-                return ('let', pat, e)
-        except AxonSyntaxError:
-            pass
-        self.i = save
-        return None
-
-    def pattern(self):
-        items = [self.patatom()]
-        while self.accept(','):
-            items.append(self.patatom())
-        return items[0] if len(items) == 1 else ('ptuple', items)
-
-    def patatom(self):
-        if self.kind() == 'id':
-            name = self.next()[1]
-            return ('pwild',) if name == '_' else ('pname', name)
-        if self.accept('('):
-            p = self.pattern()
-            self.expect(')')
-            if p[0] != 'ptuple':
-                return p
-            return p
-        raise AxonSyntaxError('expected a pattern')
-
-    # -- types
-    def type_(self):
-        if self.kind() == '(':
-            self.next()
-            items = []
-            if self.kind() != ')':
-                items.append(self.type_())
-                while self.accept(','):
-                    items.append(self.type_())
-            self.expect(')')
-            if self.accept('->'):
-                return ('fun', items, self.type_())
-            if len(items) == 1:
-                return items[0]
-            return ('tuple', items)
-        name = self.expect('id')[1]
-        if name == 'dims':
-            # spec 5b: `dims [a, b]`; `dims` alone is `dims []`
-            return ('tensor', 'dims', self.shape() if self.shape_starts() else [])
-        if self.shape_starts():
-            return ('tensor', name, self.shape())
-        if name in ELEM_TYPES:
-            return ('tensor', name, [])
-        return ('tvar', name)
-
-    def shape_starts(self):
-        return self.kind() in ('[', 'id')
-
-    def shape(self):
-        atoms = [self.satom()]
-        while self.accept('@'):
-            atoms.append(self.satom())
-        return atoms
-
-    def satom(self):
-        if self.accept('['):
-            dims = []
-            if self.kind() != ']':
-                dims.append(self.dim())
-                while self.accept(','):
-                    dims.append(self.dim())
-            self.expect(']')
-            return ('dims', dims)
-        name = self.expect('id')[1]
-        if name == 'broadcast' and self.kind() == '(':
-            self.next()
-            ops = [self.shape()]
-            while self.accept(','):
-                ops.append(self.shape())
-            self.expect(')')
-            return ('sbc', ops)
-        return ('svar', name)
-
-    def dim(self):
-        a = self.dterm()
-        while self.kind() in ('+', '-'):
-            op = self.next()[0]
-            a = ('op', op, a, self.dterm())
-        return a
-
-    def dterm(self):
-        a = self.dprim()
-        while self.kind() in ('*', '/', '%'):
-            op = self.next()[0]
-            a = ('op', op, a, self.dprim())
-        return a
-
-    def prefix_form(self):
-        """After `(`: the paper's prefix form `(+ a b)`, not an infix
-        expression with a leading minus `(-g * m + d)` (as signatures
-        print)?  An operand must follow the first one."""
-        save = self.i
-        try:
-            self.next()
-            self.dprim()
-            return self.kind() in ('int', 'id', '(', '?')
-        except AxonSyntaxError:
-            return True
-        finally:
-            self.i = save
-
-    def dprim(self):
-        k = self.kind()
-        if k == '-':
-            # signatures print a negative leading term as `-f + 4`
-            self.next()
-            return ('op', '-', ('int', 0), self.dprim())
-        if k == 'int':
-            return ('int', int(self.next()[1]))
-        if k == '*':
-            self.next()
-            return ('rag',)
-        if k == '?':
-            self.next()
-            return ('q',)
-        if k == 'id':
-            name = self.next()[1]
-            if name == 'broadcast' and self.kind() == '(':
-                self.next()
-                ops = [self.dim()]
-                while self.accept(','):
-                    ops.append(self.dim())
-                self.expect(')')
-                return ('dbc', ops)
-            if name in ('elements', 'rank') and self.kind() == '(':
-                # spec 5b: `elements(s)`, `rank(s)`: a dimension expression
-                # of a shape (`elements([n, 4])`, `rank(p @ [n])`)
-                self.next()
-                sh = self.shape()
-                self.expect(')')
-                return (name, [('q',)], sh)
-            return ('dvar', name)
-        if k == '(':
-            self.next()
-            if self.kind() in ('+', '-', '*', '/') and self.kind(1) not in (')', ',', '+', '-', '/') \
-                    and self.prefix_form():
-                op = self.next()[0]
-                args = [self.dprim()]
-                while self.kind() != ')':
-                    args.append(self.dprim())
-                self.expect(')')
-                if len(args) < 2:
-                    raise AxonSyntaxError('prefix form needs two operands')
-                d = args[0]
-                for b in args[1:]:
-                    d = ('op', op, d, b)
-                return d
-            d = self.dim()
-            self.expect(')')
-            return d
-        t = self.peek()
-        raise AxonSyntaxError('expected a dimension, found %r at offset %d' % (t[1] or t[0], t[2]))
 
 
 def stem_name(filename):
@@ -550,10 +125,9 @@ def parse_program(text, filename='prog.axon', include=()):
         if key in visible:
             return key                          # imported twice counts once
         stack.append(key)
-        p = Parser(text)
-        its = p.program(text, path)
+        imports, its = axparse.parse(text, path)
         vis = {key}
-        for ipath, off in p.imports:
+        for ipath, off in imports:
             f = find_import(ipath, path, include)
             if f is None:
                 raise ImportError_('%s:%d: cannot find the imported file "%s"'
@@ -579,7 +153,7 @@ def parse_program(text, filename='prog.axon', include=()):
         items.extend(its)
         stack.pop()
         visible[key] = vis
-        top.append((its, p.imports))
+        top.append((its, imports))
         return key
 
     top = []
@@ -589,7 +163,7 @@ def parse_program(text, filename='prog.axon', include=()):
 
 
 def parse_type(text):
-    p = Parser(text)
+    p = axparse.Parser(text)
     t = p.type_()
     return t, p
 
@@ -597,7 +171,7 @@ def parse_type(text):
 def parse_signature(line):
     """'name : T' (an `axonc check` line) -> (name, type, where_text)."""
     name, _, rest = line.partition(' : ')
-    p = Parser(rest)
+    p = axparse.Parser(rest)
     ty = p.type_()
     where = ''
     if p.kind() == 'where':

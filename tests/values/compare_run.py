@@ -58,6 +58,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(1, os.path.join(ROOT, 'tests', 'semantic'))
+sys.path.insert(2, os.path.join(ROOT, 'tests', 'lib'))
 sys.dont_write_bytecode = True
 
 from evaluate import evaluate, BF16, DataError, EvalError, ParseError, K   # noqa: E402

@@ -2,8 +2,9 @@
 """evaluate.py - an independent evaluator of Axon programs in float64 NumPy,
 the oracle that the header's run() (axon-spec.md section 9) is checked
 against.  Written from the contract (axon-spec.md sections 2-5b, 9, 9b) and
-docs/language.md only: it shares nothing with axonc (its own parser,
-axparse.py; its operators, axops.py; its numerics, tracked.py).
+docs/language.md only: it shares nothing with axonc (its parser,
+tests/lib/axparse.py, shared with the shape interpreter of tests/semantic;
+its operators, axops.py; its numerics, tracked.py).
 
 Library use
     from evaluate import evaluate, BF16, DataError
@@ -70,6 +71,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 
 import axops                                          # noqa: E402
 from axparse import parse, ParseError                 # noqa: E402
@@ -348,7 +350,7 @@ class Evaluator(object):
         raise EvalError('calling %s, not a function' % kind_name(f))
 
     def call_closure(self, clo, args):
-        _, params, rtype, where, stmts, final = clo.node
+        _, params, rtype, stmts, final, where = clo.node
         if len(args) != len(params):
             raise EvalError("'%s' takes %d arguments, %d given" % (clo.name, len(params), len(args)))
         scope = Scope(clo.scope) if clo.scope is not None else Scope()
@@ -741,7 +743,7 @@ class Evaluator(object):
             return {'+': x + y, '-': x - y, '*': x * y, '/': x // y if y else 0,
                     '%': x % y if y else 0}[d[1]]
         if k in ('elements', 'rank'):
-            sh = self.eval_shape(d[1], scope)
+            sh = self.eval_shape(d[2], scope)
             return len(sh) if k == 'rank' else int(np.prod(sh, dtype=object))
         raise EvalError('a dimension %r has no value' % (k,))
 
@@ -891,7 +893,7 @@ def load_items(text, path, include_dirs):
 
     def visit(src, p, depth=0):
         imports, its = parse(src, p or '<input>')
-        for name in imports:
+        for name, _ in imports:
             r = resolve(name, p)
             if r in stack:
                 raise EvalError('an import cycle: %s imports %s' % (p, r))
