@@ -12,7 +12,7 @@ import lit.formats
 config.name = 'axonc'
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = ['.axon', '.test']
-config.excludes = ['Inputs', 'lit.cfg.py']
+config.excludes = ['Inputs', 'lib', 'lit.cfg.py']
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(config.test_source_root)
 config.test_exec_root = os.path.join(root, 'build', 'lit', lit_config.params.get('name', 'normal'))
