@@ -39,7 +39,8 @@ Tokens      (kind, text, offset, line)
 
 Library use
     imports, items = parse(text, filename)   imports: [(path, offset)]
-    Parser(text).type_()                     a type alone (a signature)
+    name, ty, where = parse_signature(line)  a line of `axonc check`
+    ty, parser = parse_type(text)            a type alone
 """
 import re
 
@@ -396,6 +397,26 @@ class Parser(object):
 def parse(text, filename='<input>'):
     """-> (imports, items) of one file: imports [(path text, offset)]."""
     return Parser(text, filename).program()
+
+
+def parse_type(text):
+    """A type at the start of text -> (type, the parser, after it)."""
+    p = Parser(text)
+    t = p.type_()
+    return t, p
+
+
+def parse_signature(line):
+    """'name : T' (an `axonc check` line) -> (name, type, where_text)."""
+    name, _, rest = line.partition(' : ')
+    p = Parser(rest)
+    ty = p.type_()
+    where = ''
+    if p.kind() == 'where':
+        where = rest[p.peek()[2] + 5:].strip()
+    elif p.kind() != 'eof':
+        raise ParseError('junk after the signature: %r' % rest[p.peek()[2]:])
+    return name.strip(), ty, where
 
 
 # ---------------------------------------------------------------- types

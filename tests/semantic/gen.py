@@ -25,8 +25,10 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 sys.dont_write_bytecode = True
-import interp  # noqa: E402  (its type parser reads the extern signatures)
+import interp   # noqa: E402  (its polynomials)
+import axparse  # noqa: E402  (its type parser reads the extern signatures)
 
 DIM_NAMES = ['n', 'm', 'k', 'd', 'h', 'l', 'p', 'q', 'r', 'i', 'j', 'e', 'g', 'o']
 SHAPE_NAMES = ['s', 's1', 's2', 's3', 'z1', 'z2', 'z3', 'z4']
@@ -311,7 +313,7 @@ class Gen(object):
         sig = self.pick(EXTERNS + EXTERNS18 if self.ops18 else EXTERNS)
         if self.chance(0.3):
             sig = re.sub(r'\bn\b', 'q', sig)
-        ty, _ = interp.parse_type(sig)
+        ty, _ = axparse.parse_type(sig)
         params = [self.template_of(t) for t in ty[1]]
         result = self.template_of(ty[2])
         self.externs.append((name, params, result))

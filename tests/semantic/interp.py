@@ -162,25 +162,6 @@ def parse_program(text, filename='prog.axon', include=()):
     return Program(text, filename, items, own, imports, visible)
 
 
-def parse_type(text):
-    p = axparse.Parser(text)
-    t = p.type_()
-    return t, p
-
-
-def parse_signature(line):
-    """'name : T' (an `axonc check` line) -> (name, type, where_text)."""
-    name, _, rest = line.partition(' : ')
-    p = axparse.Parser(rest)
-    ty = p.type_()
-    where = ''
-    if p.kind() == 'where':
-        where = rest[p.peek()[2] + 5:].strip()
-    elif p.kind() != 'eof':
-        raise AxonSyntaxError('junk after the signature: %r' % rest[p.peek()[2]:])
-    return name.strip(), ty, where
-
-
 def free_names(node, bound=frozenset()):
     """Names an expression uses that it does not bind (for item dependencies)."""
     out = set()

@@ -22,9 +22,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.join(HERE, '..', 'lib'))
 sys.dont_write_bytecode = True
 import interp  # noqa: E402
 import gen     # noqa: E402
+from axparse import flat_types, is_dims_type, has_fun_type              # noqa: E402
+from plumbing import run_cmd, iflags, check_signatures, parallel_map, fmt_tuple  # noqa: E402
 
 INT64_MAX = (1 << 63) - 1
 LARGE = [1 << 40, 1 << 40, (1 << 31) + 1, 1 << 62]
@@ -99,14 +102,6 @@ def elem_size(e):
     return ELEM_SIZE.get(e, 4)
 
 
-def has_fun_type(ty):
-    if ty[0] == 'fun':
-        return True
-    if ty[0] == 'tuple':
-        return any(has_fun_type(t) for t in ty[1])
-    return False
-
-
 def count_overflows(shape, esize):
     """True/False: whether a plan's element or byte count of this shape
     overflows int64 (a 0 axis makes the counts 0; an unknown or ragged axis
@@ -125,19 +120,6 @@ def count_overflows(shape, esize):
             return False
         return None
     return n > INT64_MAX or n * esize > INT64_MAX
-
-
-def flat_types(ty, out):
-    if ty[0] == 'tuple':
-        for t in ty[1]:
-            flat_types(t, out)
-    else:
-        out.append(ty)
-    return out
-
-
-def is_dims_type(t):
-    return t[0] == 'tensor' and t[1] == 'dims'
 
 
 def dims_rank(t):
@@ -351,10 +333,6 @@ def simplify(o):
             list(o.out_dims), o.undetermined, list(o.dims_names))
 
 
-def fmt_tuple(flat):
-    return ','.join('[' + ','.join(str(d) for d in s) + ']' for s in flat)
-
-
 def fmt_shape_list(shapes):
     return ' '.join('[' + ','.join(map(str, o)) + ']' for o in shapes)
 
@@ -436,11 +414,6 @@ def has_imports(path):
         return bool(interp.parse_program(text, path, [os.path.dirname(os.path.abspath(path))]).imports)
     except interp.AxonSyntaxError:
         return bool(re.search(r'(?m)^\s*import\s+"', text))
-
-
-def run_cmd(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, **kw)
 
 
 AFTER_FUNCTION = {'IN', 'OUT', 'TMP', 'NUM', 'EXTERN'}
@@ -654,13 +627,6 @@ def run_tuples(prog, name, structure, ptypes, rng, ntuples, negative, budget, si
     return out
 
 
-def iflags(include):
-    out = []
-    for d in include:
-        out += ['-I', d]
-    return out
-
-
 def same_file(a, b):
     try:
         return os.path.realpath(a) == os.path.realpath(b)
@@ -808,14 +774,7 @@ def process(job):
             res['notes'].append('reduced program still fails check')
             return res
     sigs = {}
-    for ln in chk.stdout.splitlines():
-        if ' : ' not in ln:
-            continue
-        try:
-            name, ty, where = interp.parse_signature(ln)
-        except interp.AxonSyntaxError as e:
-            res['notes'].append('cannot parse signature %r: %s' % (ln, e))
-            continue
+    for name, ty, where, ln in check_signatures(chk.stdout, res['notes']):
         sigs[name] = (ty, where, ln)
     hpath = os.path.join(job.hdir, job.prefix + '.h')
     em = run_cmd([job.axonc, 'emit', path, '-o', hpath, '--prefix', job.prefix] + iflags(job.include))
@@ -1465,13 +1424,7 @@ def main():
                 with open(os.path.join(d, hname), 'w') as f:
                     f.write(htext)
             jobs.append(Job(k, dst, stem, args, list(args.include) + ([d] if helpers else [])))
-    njobs = args.jobs or min(os.cpu_count() or 1, 4)
-    if njobs > 1 and len(jobs) > 1:
-        import multiprocessing
-        with multiprocessing.Pool(njobs) as pool:
-            results = pool.map(process, jobs, chunksize=1)
-    else:
-        results = [process(j) for j in jobs]
+    results = parallel_map(process, jobs, args.jobs)
     t1 = time.time()
 
     rep = Report(args)

@@ -62,9 +62,10 @@ sys.path.insert(2, os.path.join(ROOT, 'tests', 'lib'))
 sys.dont_write_bytecode = True
 
 from evaluate import evaluate, BF16, DataError, EvalError, ParseError, K   # noqa: E402
-from axparse import parse as ax_parse                                   # noqa: E402
+from axparse import parse as ax_parse, flat_types, is_dims_type, has_fun_type   # noqa: E402
+from plumbing import (run_cmd, iflags, check_signatures, parallel_map,   # noqa: E402
+                      worker_count, fmt_tuple)
 from tracked import ELEMS                                               # noqa: E402
-import interp                                                           # noqa: E402  (signatures)
 import gen                                                              # noqa: E402  (random programs)
 import run as semrun                                                    # noqa: E402  (shape tuples)
 
@@ -116,10 +117,6 @@ semrun.rand_dim = small_dim          # used by tuple_from_types / sig_dim
 semrun.LARGE = [4, 5, 6, 8]          # dims_size's "large" values
 
 
-def fmt_tuple(flat):
-    return ','.join('[' + ','.join(str(d) for d in s) + ']' for s in flat)
-
-
 def parse_tuple(text):
     """'[2,3],[3],[]' -> [(2, 3), (3,), ()]."""
     text = text.replace(' ', '')
@@ -128,33 +125,12 @@ def parse_tuple(text):
     return [tuple(int(x) for x in m.split(',') if x) for m in re.findall(r'\[([^\]]*)\]', text)]
 
 
-def flat_types(ty, out):
-    if ty[0] == 'tuple':
-        for t in ty[1]:
-            flat_types(t, out)
-    else:
-        out.append(ty)
-    return out
-
-
-def is_dims(t):
-    return t[0] == 'tensor' and t[1] == 'dims'
-
-
 def elem_of(t, elem_type):
     """The element type of a flattened parameter or result type (an element
     variable takes --elem-type, spec section 9)."""
     if t[0] != 'tensor':
         return elem_type
     return t[1] if t[1] in ELEMS or t[1] == 'dims' else elem_type
-
-
-def has_fun(t):
-    if t[0] == 'fun':
-        return True
-    if t[0] == 'tuple':
-        return any(has_fun(x) for x in t[1])
-    return False
 
 
 # ---------------------------------------------------------------- data
@@ -724,10 +700,6 @@ def write_symbols_tu(path, headers, entries):
 
 # ---------------------------------------------------------------- programs
 
-def run_cmd(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, **kw)
-
-
 class Prog(object):
     def __init__(self, idx, path, include, prefix):
         self.idx, self.path, self.include, self.prefix = idx, path, list(include), prefix
@@ -752,13 +724,6 @@ class Fn(object):
         self.nin = self.nout = 0
 
 
-def iflags(include):
-    out = []
-    for d in include:
-        out += ['-I', d]
-    return out
-
-
 def load_program(p, args):
     try:
         with open(p.path) as f:
@@ -770,17 +735,7 @@ def load_program(p, args):
     if chk.returncode != 0:
         p.notes.append('axonc check exited %d: %s' % (chk.returncode, first_error(chk.stderr)))
         return
-    sigs = []
-    for ln in chk.stdout.splitlines():
-        if ' : ' not in ln:
-            continue
-        try:
-            name, ty, _ = interp.parse_signature(ln)
-        except interp.AxonSyntaxError as e:
-            p.notes.append('cannot read the signature %r: %s' % (ln, e))
-            continue
-        if ty[0] == 'fun':
-            sigs.append((name, ty))
+    sigs = [(name, ty) for name, ty, _, _ in check_signatures(chk.stdout, p.notes) if ty[0] == 'fun']
     if args.header:
         p.header = args.header
     else:
@@ -817,7 +772,7 @@ def load_program(p, args):
         cn = semrun.c_name(name)
         if cn not in exported:
             f.status = 'not_exported'
-        elif any(has_fun(t) for t in ty[1]) or has_fun(ty[2]):
+        elif any(has_fun_type(t) for t in ty[1]) or has_fun_type(ty[2]):
             f.status = 'higher_order'
         else:
             f.nin = exported[cn].get('INPUTS', 0)
@@ -938,7 +893,7 @@ def candidate_tuples(fn, args, rng, count):
         seen.add(key)
         if any(d < 0 for s in flat for d in s):
             continue                 # a ragged axis (`*`): no dense layout
-        if any(not is_dims(t) and int(np.prod(s, dtype=np.int64)) > args.max_elements
+        if any(not is_dims_type(t) and int(np.prod(s, dtype=np.int64)) > args.max_elements
                for s, t in zip(flat, fn.flat)):
             big += 1
             continue
@@ -1368,8 +1323,7 @@ def build_harness(progs, fns, live, exe, args, rep):
         src = os.path.join(args.work, 'harness_%s.c' % p.prefix)
         write_prog_tu(src, p, fs, not args.prepare_only, args.elem_type)
         return run_cmd(cc + ['-I', args.work, '-c', src, '-o', src[:-2] + '.o'])
-    njobs = args.jobs or min(os.cpu_count() or 1, 4)
-    with ThreadPoolExecutor(max_workers=njobs) as pool:
+    with ThreadPoolExecutor(max_workers=worker_count(args.jobs)) as pool:
         results = list(pool.map(compile_one, groups))
     ok = []
     for (p, fs), r in zip(groups, results):
@@ -1605,13 +1559,7 @@ def main(argv):
         jobs = [(c.fn.prog.text, c.fn.prog.path, c.fn.prog.include, c.fn.name,
                  group_args(c.args, c.fn.params), args.elem_type) for c in cases]
         te0 = time.time()
-        njobs = args.jobs or min(os.cpu_count() or 1, 4)
-        if njobs > 1 and len(jobs) > 1:
-            import multiprocessing
-            with multiprocessing.Pool(njobs) as pool:
-                evs = pool.map(eval_case, jobs, chunksize=1)
-        else:
-            evs = [eval_case(j) for j in jobs]
+        evs = parallel_map(eval_case, jobs, args.jobs)
         stats['t_eval'] = time.time() - te0
         for c, e in zip(cases, evs):
             c.ev = e
