@@ -2425,6 +2425,20 @@ def generate_files(seed, stem, ops18=False):
     return text, dict(g.helpers)
 
 
+def write_files(seed, stem, d, ops18=False):
+    """Writes the program and its helper files into directory d: (the
+    program's path, whether it has helper files)."""
+    text, helpers = generate_files(seed, stem, ops18)
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, stem + '.axon')
+    with open(path, 'w') as f:
+        f.write(text)
+    for hname, htext in helpers.items():
+        with open(os.path.join(d, hname), 'w') as f:
+            f.write(htext)
+    return path, bool(helpers)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--seed', type=int, default=1)
@@ -2435,15 +2449,10 @@ def main():
     args = ap.parse_args()
     for i in range(args.count):
         stem = 'p%04d' % i
-        text, helpers = generate_files(args.seed, stem, args.ops18)
         if args.out:
-            os.makedirs(args.out, exist_ok=True)
-            with open(os.path.join(args.out, stem + '.axon'), 'w') as f:
-                f.write(text)
-            for hname, htext in helpers.items():
-                with open(os.path.join(args.out, hname), 'w') as f:
-                    f.write(htext)
+            write_files(args.seed, stem, args.out, args.ops18)
         else:
+            text, helpers = generate_files(args.seed, stem, args.ops18)
             for hname, htext in helpers.items():
                 sys.stdout.write('// ---- %s\n%s// ---- %s.axon\n' % (hname, htext, stem))
             sys.stdout.write(text)

@@ -1414,15 +1414,8 @@ def main():
         for k in range(args.programs):
             stem = 'p%04d' % k
             d = os.path.join(args.work, 'programs', '%03d' % k)
-            os.makedirs(d, exist_ok=True)
-            dst = os.path.join(d, stem + '.axon')
-            text, helpers = gen.generate_files(args.seed, stem, ops18=args.ops18)
-            with open(dst, 'w') as f:
-                f.write(text)
-            # a helper file that the program imports, next to it
-            for hname, htext in helpers.items():
-                with open(os.path.join(d, hname), 'w') as f:
-                    f.write(htext)
+            # with the helper files that the program imports, next to it
+            dst, helpers = gen.write_files(args.seed, stem, d, args.ops18)
             jobs.append(Job(k, dst, stem, args, list(args.include) + ([d] if helpers else [])))
     results = parallel_map(process, jobs, args.jobs)
     t1 = time.time()

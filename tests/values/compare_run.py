@@ -847,16 +847,8 @@ def calls_externs(items, externs):
 def generated_programs(args):
     out = []
     for k in range(args.generate):
-        stem = 'p%04d' % k
         d = os.path.join(args.work, 'programs', '%03d' % k)
-        os.makedirs(d, exist_ok=True)
-        text, helpers = gen.generate_files(args.seed, stem, ops18=True)
-        path = os.path.join(d, stem + '.axon')
-        with open(path, 'w') as f:
-            f.write(text)
-        for hname, htext in helpers.items():
-            with open(os.path.join(d, hname), 'w') as f:
-                f.write(htext)
+        path, helpers = gen.write_files(args.seed, 'p%04d' % k, d, ops18=True)
         out.append((path, list(args.include) + ([d] if helpers else [])))
     return out
 
