@@ -1018,6 +1018,18 @@ def rerun_command(c, args):
     return ' '.join(shlex.quote(x) for x in cmd)
 
 
+def eval_refused(c, rep, stats, args):
+    """The evaluator refused a case that prepare() accepted: counted, a
+    disagreement with --strict, else a note (the first five, or all with
+    --verbose)."""
+    stats['eval_refused'] += 1
+    if args.strict:
+        rep.disagree('EVAL_REFUSED', c, 'prepare() accepted, the evaluator refused: %s' % c.ev[1])
+    elif stats['eval_refused'] <= 5 or args.verbose:
+        rep.note('the evaluator refused %s %s in=%s (prepare() accepted): %s'
+                 % (c.fn.prog.path, c.fn.name, fmt_tuple(c.flat), c.ev[1]))
+
+
 def compare_case(c, rep, stats, args):
     t, msg = c.result
     if t[0] in ('CRASH', 'HANG'):
@@ -1069,12 +1081,7 @@ def compare_case(c, rep, stats, args):
                          % (i + 1))
     ev = c.ev
     if ev[0] == 'error':
-        stats['eval_refused'] += 1
-        if args.strict:
-            rep.disagree('EVAL_REFUSED', c, 'prepare() accepted, the evaluator refused: %s' % ev[1])
-        elif stats['eval_refused'] <= 5 or args.verbose:
-            rep.note('the evaluator refused %s %s in=%s (prepare() accepted): %s'
-                     % (c.fn.prog.path, c.fn.name, fmt_tuple(c.flat), ev[1]))
+        eval_refused(c, rep, stats, args)
         return
     if ev[0] == 'data':
         text, dkind, unc = ev[1]
@@ -1186,12 +1193,7 @@ def dry_run_case(c, rep, stats, args):
         stats['run'] -= 1               # it calls an extern: its run() would take a table of them
         return
     if ev[0] == 'error':
-        stats['eval_refused'] += 1
-        if args.strict:
-            rep.disagree('EVAL_REFUSED', c, 'prepare() accepted, the evaluator refused: %s' % ev[1])
-        elif stats['eval_refused'] <= 5 or args.verbose:
-            rep.note('the evaluator refused %s %s in=%s (prepare() accepted): %s'
-                     % (c.fn.prog.path, c.fn.name, fmt_tuple(c.flat), ev[1]))
+        eval_refused(c, rep, stats, args)
         return
     if ev[0] == 'data':
         stats['data_errors'] += 1
