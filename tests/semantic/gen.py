@@ -1643,12 +1643,9 @@ class FnGen(object):
 
     def call_template(self, name, params, result, scope, depth):
         mapping = {}
-        args = []
-        for p in params:
-            a = self.arg_for(p, mapping, scope, depth)
-            if a is None:
-                return None
-            args.append(a)
+        args = self.args_for(params, mapping, scope, depth)
+        if args is None:
+            return None
         res = self.instantiate(result, mapping, fresh=False)
         if res and res[0] == 'tuple':
             return None
@@ -1662,14 +1659,22 @@ class FnGen(object):
             return None
         name, params, result = self.pick(cands)
         mapping = {}
-        args = []
+        args = self.args_for(params, mapping, scope, depth)
+        if args is None:
+            return None
+        res = self.instantiate(result, mapping, fresh=False)
+        return '%s(%s)' % (name, ', '.join(args)), res
+
+    def args_for(self, params, mapping, scope, depth):
+        """Argument texts for the parameter templates, in order (each
+        binds more of mapping); None if one has none."""
+        out = []
         for p in params:
             a = self.arg_for(p, mapping, scope, depth)
             if a is None:
                 return None
-            args.append(a)
-        res = self.instantiate(result, mapping, fresh=False)
-        return '%s(%s)' % (name, ', '.join(args)), res
+            out.append(a)
+        return out
 
     def arg_for(self, p, mapping, scope, depth):
         if p and p[0] == 'dimsarg':
@@ -1686,12 +1691,9 @@ class FnGen(object):
                 vals.append(v)
             return '[' + ', '.join(map(str, vals)) + ']'
         if p and p[0] == 'tuple':
-            parts = []
-            for q in p[1]:
-                a = self.arg_for(q, mapping, scope, depth)
-                if a is None:
-                    return None
-                parts.append(a)
+            parts = self.args_for(p[1], mapping, scope, depth)
+            if parts is None:
+                return None
             return '(' + ', '.join(parts) + ')'
         cands = []
         for n, it in scope:
