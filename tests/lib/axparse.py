@@ -419,6 +419,31 @@ def parse_signature(line):
     return name.strip(), ty, where
 
 
+# ---------------------------------------------------------------- trees
+
+def subtrees(tree):
+    """Every node (tuple) of a tree, itself first, depth-first and left to
+    right, through the tuples and lists that hold them."""
+    if isinstance(tree, tuple):
+        yield tree
+        for x in tree:
+            yield from subtrees(x)
+    elif isinstance(tree, list):
+        for x in tree:
+            yield from subtrees(x)
+
+
+def pattern_names(p, acc=None):
+    """The names a pattern binds, added to acc."""
+    acc = set() if acc is None else acc
+    if p[0] == 'pname':
+        acc.add(p[1])
+    elif p[0] == 'ptuple':
+        for q in p[1]:
+            pattern_names(q, acc)
+    return acc
+
+
 # ---------------------------------------------------------------- types
 
 def flat_types(ty, out):

@@ -166,13 +166,6 @@ def free_names(node, bound=frozenset()):
     """Names an expression uses that it does not bind (for item dependencies)."""
     out = set()
 
-    def pat_names(p, acc):
-        if p[0] == 'pname':
-            acc.add(p[1])
-        elif p[0] == 'ptuple':
-            for q in p[1]:
-                pat_names(q, acc)
-
     def walk(e, b):
         k = e[0]
         if k == 'var':
@@ -195,7 +188,7 @@ def free_names(node, bound=frozenset()):
             for st in e[3]:
                 walk(st[-1], b)
                 if st[0] == 'let':
-                    pat_names(st[1], b)
+                    axparse.pattern_names(st[1], b)
                 else:
                     b.add(st[1])
             walk(e[4], b)

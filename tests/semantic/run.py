@@ -26,7 +26,7 @@ sys.path.insert(1, os.path.join(HERE, '..', 'lib'))
 sys.dont_write_bytecode = True
 import interp  # noqa: E402
 import gen     # noqa: E402
-from axparse import flat_types, is_dims_type, has_fun_type              # noqa: E402
+from axparse import flat_types, is_dims_type, has_fun_type, subtrees, pattern_names  # noqa: E402
 from plumbing import run_cmd, iflags, check_signatures, parallel_map, fmt_tuple  # noqa: E402
 
 INT64_MAX = (1 << 63) - 1
@@ -469,45 +469,21 @@ def dims_positions(op, nargs):
 
 def ast_names(e, out):
     """Every value name and dimension name under an AST node."""
-    if isinstance(e, tuple):
-        if len(e) == 2 and e[0] in ('var', 'dvar') and isinstance(e[1], str):
-            out.add(e[1])
-            return out
-        for x in e:
-            ast_names(x, out)
-    elif isinstance(e, list):
-        for x in e:
-            ast_names(x, out)
+    for n in subtrees(e):
+        if len(n) == 2 and n[0] in ('var', 'dvar') and isinstance(n[1], str):
+            out.add(n[1])
     return out
 
 
-def pattern_names(p, acc=None):
-    acc = set() if acc is None else acc
-    if p[0] == 'pname':
-        acc.add(p[1])
-    elif p[0] == 'ptuple':
-        for q in p[1]:
-            pattern_names(q, acc)
-    return acc
-
-
-def dims_calls(e, acc):
-    """[(operator, [names in its dims arguments])] of the 5b operators
-    called under an AST node (a program's item of that name hides one)."""
-    if isinstance(e, tuple):
-        if e and e[0] == 'call' and len(e) == 3 and e[1][0] == 'var' and e[1][1] in DIMS_POS:
-            pos = dims_positions(e[1][1], len(e[2]))
-            names = set()
-            for i, a in enumerate(e[2]):
-                if i in pos:
-                    ast_names(a, names)
-            acc.append((e[1][1], names))
-        for x in e:
-            dims_calls(x, acc)
-    elif isinstance(e, list):
-        for x in e:
-            dims_calls(x, acc)
-    return acc
+def dims_args(e):
+    """[(operator, [its dims arguments])] of the calls of 5b operators
+    under an AST node (a program's item of that name hides one)."""
+    out = []
+    for n in subtrees(e):
+        if n and n[0] == 'call' and len(n) == 3 and n[1][0] == 'var' and n[1][1] in DIMS_POS:
+            pos = dims_positions(n[1][1], len(n[2]))
+            out.append((n[1][1], [a for i, a in enumerate(n[2]) if i in pos]))
+    return out
 
 
 def runtime_dims(prog, name, ptypes):
@@ -530,7 +506,7 @@ def runtime_dims(prog, name, ptypes):
     for st in it.node[3]:
         if ast_names(st[-1], set()) & names:
             names |= pattern_names(st[1]) if st[0] != 'ann' else {st[1]}
-    if any(ns & names for _, ns in dims_calls(it.node, [])):
+    if any(ast_names(args, set()) & names for _, args in dims_args(it.node)):
         return True
     return False
 
@@ -543,20 +519,8 @@ def guess_dims_params(prog, name, st):
     if it is None or it.kind == 'extern' or it.node[0] != 'fn' or len(st) != len(it.node[1]):
         return st
     direct = set()
-
-    def walk(e):
-        if isinstance(e, tuple):
-            if e and e[0] == 'call' and len(e) == 3 and e[1][0] == 'var' and e[1][1] in DIMS_POS:
-                pos = dims_positions(e[1][1], len(e[2]))
-                for i, a in enumerate(e[2]):
-                    if i in pos and a[0] == 'var':
-                        direct.add(a[1])
-            for x in e:
-                walk(x)
-        elif isinstance(e, list):
-            for x in e:
-                walk(x)
-    walk(it.node)
+    for _, args in dims_args(it.node):
+        direct.update(a[1] for a in args if a[0] == 'var')
     return [interp.DIMS if pt is None and pn in direct and x == 'T' else x
             for (pn, pt), x in zip(it.node[1], st)]
 

@@ -62,7 +62,7 @@ sys.path.insert(2, os.path.join(ROOT, 'tests', 'lib'))
 sys.dont_write_bytecode = True
 
 from evaluate import evaluate, BF16, DataError, EvalError, ParseError, K   # noqa: E402
-from axparse import parse as ax_parse, flat_types, is_dims_type, has_fun_type   # noqa: E402
+from axparse import parse as ax_parse, flat_types, is_dims_type, has_fun_type, subtrees  # noqa: E402
 from plumbing import (run_cmd, iflags, check_signatures, parallel_map,   # noqa: E402
                       worker_count, fmt_tuple)
 from tracked import ELEMS                                               # noqa: E402
@@ -167,19 +167,11 @@ def gather_indices(text, path, fn, ptypes_by_param):
             pos[name] = start
         start += n
     found = {}
-
-    def walk(e):
-        if isinstance(e, tuple):
-            if len(e) == 3 and e[0] == 'call' and e[1] == ('var', 'gather') and len(e[2]) == 2:
-                tab, idx = e[2]
-                if tab[0] == 'var' and idx[0] == 'var' and tab[1] in pos and idx[1] in pos:
-                    found[pos[idx[1]]] = pos[tab[1]]
-            for x in e:
-                walk(x)
-        elif isinstance(e, list):
-            for x in e:
-                walk(x)
-    walk(node)
+    for e in subtrees(node):
+        if len(e) == 3 and e[0] == 'call' and e[1] == ('var', 'gather') and len(e[2]) == 2:
+            tab, idx = e[2]
+            if tab[0] == 'var' and idx[0] == 'var' and tab[1] in pos and idx[1] in pos:
+                found[pos[idx[1]]] = pos[tab[1]]
     return found
 
 
