@@ -39,9 +39,11 @@ Tokens      (kind, text, offset, line)
 
 Library use
     imports, items = parse(text, filename)   imports: [(path, offset)]
+    find_import(path, filename, include)     the file an import names
     name, ty, where = parse_signature(line)  a line of `axonc check`
     ty, parser = parse_type(text)            a type alone
 """
+import os
 import re
 
 ELEM_TYPES = frozenset(('bool', 'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64',
@@ -397,6 +399,18 @@ class Parser(object):
 def parse(text, filename='<input>'):
     """-> (imports, items) of one file: imports [(path text, offset)]."""
     return Parser(text, filename).program()
+
+
+def find_import(path, importer, include):
+    """spec section 2: the file an `import "path";` of file importer names,
+    relative to importer's directory, then to each `-I DIR` in order; None
+    if none exists."""
+    cands = [path] if os.path.isabs(path) else \
+        [os.path.join(os.path.dirname(importer or '') or '.', path)] + [os.path.join(d, path) for d in include]
+    for c in cands:
+        if os.path.isfile(c):
+            return c
+    return None
 
 
 def parse_type(text):

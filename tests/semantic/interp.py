@@ -98,17 +98,6 @@ class ImportError_(AxonSyntaxError):
     two files (errors of the program, like a syntax error)."""
 
 
-def find_import(path, importer, include):
-    """spec section 2: a path relative to the importing file, then to each
-    `-I DIR` in order; None if none exists."""
-    cands = [path] if os.path.isabs(path) else \
-        [os.path.join(os.path.dirname(importer) or '.', path)] + [os.path.join(d, path) for d in include]
-    for c in cands:
-        if os.path.isfile(c):
-            return c
-    return None
-
-
 def parse_program(text, filename='prog.axon', include=()):
     """The program of a file: its items after those of every file it
     imports (spec section 2; include: the `-I DIR`s in order)."""
@@ -128,7 +117,7 @@ def parse_program(text, filename='prog.axon', include=()):
         imports, its = axparse.parse(text, path)
         vis = {key}
         for ipath, off in imports:
-            f = find_import(ipath, path, include)
+            f = axparse.find_import(ipath, path, include)
             if f is None:
                 raise ImportError_('%s:%d: cannot find the imported file "%s"'
                                    % (path, text.count('\n', 0, off) + 1, ipath))

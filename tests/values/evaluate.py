@@ -74,7 +74,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
 
 import axops                                          # noqa: E402
-from axparse import parse, ParseError                 # noqa: E402
+from axparse import parse, ParseError, find_import    # noqa: E402
 from tracked import (T, DataError, EvalError, ELEMS, LIB, K, is_float,  # noqa: E402
                      dtype_of, elem_of_dtype, round_to, round_bf16, ulp_err, apply_same,
                      int_info, bcast)
@@ -884,12 +884,10 @@ def load_items(text, path, include_dirs):
     items, done, stack = [], set(), []
 
     def resolve(name, importer):
-        cands = [os.path.join(os.path.dirname(importer) if importer else '.', name)]
-        cands += [os.path.join(d, name) for d in include_dirs]
-        for c in cands:
-            if os.path.isfile(c):
-                return os.path.realpath(c)
-        raise EvalError('%s: cannot find the import "%s"' % (importer or '<input>', name))
+        c = find_import(name, importer, include_dirs)
+        if c is None:
+            raise EvalError('%s: cannot find the import "%s"' % (importer or '<input>', name))
+        return os.path.realpath(c)
 
     def visit(src, p, depth=0):
         imports, its = parse(src, p or '<input>')
