@@ -1,8 +1,11 @@
-/* load.h - what the C benchmark drivers share (bench/conv, bench/eltwise):
- * a monotonic clock, and the cores that other processes kept busy while a
- * measurement ran (the machine's busy time in /proc/stat less this
- * process's CPU time, over the wall time).  Static functions: include it
- * once, after defining _POSIX_C_SOURCE (clock_gettime, getrusage). */
+/* load.h - the C benchmark drivers' clock and load: a monotonic clock
+ * (every driver's: bench/conv, bench/eltwise, bench/gemm through bench.h,
+ * bench/shapefn, bench/samples), and the cores that other processes kept
+ * busy while a measurement ran (the machine's busy time in /proc/stat less
+ * this process's CPU time, over the wall time).  Static inline functions:
+ * include it once, after defining _POSIX_C_SOURCE (clock_gettime,
+ * getrusage); a driver that uses only the clock gets no warning for the
+ * rest. */
 #ifndef BENCH_COMMON_LOAD_H
 #define BENCH_COMMON_LOAD_H
 
@@ -11,7 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static double now(void)
+static inline double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -19,7 +22,7 @@ static double now(void)
 }
 
 /* CPU seconds the whole machine has been busy, or -1. */
-static double machine_busy(void)
+static inline double machine_busy(void)
 {
     unsigned long long v[8];
     FILE *f = fopen("/proc/stat", "r");
@@ -33,7 +36,7 @@ static double machine_busy(void)
     return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK);
 }
 
-static double own_cpu(void)
+static inline double own_cpu(void)
 {
     struct rusage r;
     getrusage(RUSAGE_SELF, &r);
@@ -44,7 +47,7 @@ static double own_cpu(void)
 /* The cores others kept busy since (busy0, own0, wall0), taken with
  * machine_busy(), own_cpu() and now(); -1 where unknown or under 0.5 s
  * (/proc/stat counts in ticks of 10 ms). */
-static double others_load(double busy0, double own0, double wall0)
+static inline double others_load(double busy0, double own0, double wall0)
 {
     const double busy1 = machine_busy(), own1 = own_cpu(), wall = now() - wall0;
     double l;

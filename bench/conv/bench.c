@@ -48,9 +48,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #ifndef BENCH_HEADER
 #error "build with -DBENCH_HEADER='\"conv.h\"' (bench/conv/run.sh does)"
@@ -79,11 +76,7 @@
 #include "runtime/fast/pool.c"
 #endif
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#include "bench/common/load.h"
+#include "../common/bench.h"
 
 /* ---- the cases ------------------------------------------------------------ */
 
@@ -123,16 +116,6 @@ typedef struct operands {
     } plan;
     void *ws_run;
 } operands;
-
-static void *xmalloc(size_t n)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 64, n ? n : 64) != 0) {
-        fprintf(stderr, "bench: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
 
 static int64_t numel(const axon_shape *s)
 {
@@ -220,8 +203,9 @@ static void call_kernel(const operands *o, int ref, float *dst)
     }
 }
 
-static void call(int impl, operands *o)
+static void call(int impl, void *arg)
 {
+    operands *o = (operands *)arg;
     const bcase *bc = o->bc;
     if (impl == IMPL_KERNEL) {
         call_kernel(o, 0, o->out);
@@ -245,56 +229,18 @@ static void call(int impl, operands *o)
     }
 }
 
-static int write_file(const char *dir, const char *name, const float *p, int64_t n)
-{
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wb");
-    if (!f || fwrite(p, sizeof(float), (size_t)n, f) != (size_t)n || fclose(f) != 0) {
-        fprintf(stderr, "bench: cannot write %s\n", path);
-        return 1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    double secs = 0.2;
-    int reps = 5, threads = 1, status = 0;
-    long calls_fixed = 0;
-    const char *only = NULL, *dir = NULL, *perturb = getenv("BENCH_PERTURB");
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (i + 1 >= argc)
-            break;
-        if (!strcmp(argv[i], "-p"))
-            threads = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-t"))
-            secs = atof(argv[++i]);
-        else if (!strcmp(argv[i], "-r"))
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-n"))
-            calls_fixed = atol(argv[++i]);
-        else if (!strcmp(argv[i], "-i"))
-            only = argv[++i];
-        else if (!strcmp(argv[i], "-d"))
-            dir = argv[++i];
-        else
-            break;
-    }
-    if (i >= argc || threads < 1 || reps < 1) {
+    bench_opts op = bench_defaults();
+    int i = bench_options(&op, "ptrnid", argc, argv), status = 0;
+    const int threads = op.threads;
+    const char *dir = op.dir, *perturb = getenv("BENCH_PERTURB");
+    if (i >= argc || threads < 1 || op.reps < 1) {
         fprintf(stderr, "usage: bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-d DIR] CASE@SIZE...\n");
         return 2;
     }
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#else
-    if (threads > 1) {
-        fprintf(stderr, "bench: built without -fopenmp: one thread only\n");
+    if (bench_threads(threads))
         return 2;
-    }
-#endif
     for (; i < argc; i++) {
         operands o;
         char cname[64];
@@ -355,21 +301,13 @@ int main(int argc, char **argv)
         for (int64_t e = 0; e < no; e++)
             refmax = fabs((double)ref[e]) > refmax ? fabs((double)ref[e]) : refmax;
         for (int impl = 0; impl < IMPL_COUNT; impl++) {
-            double best = 1e300, busy0, own0, wall0;
-            long calls = calls_fixed > 0 ? calls_fixed : 1;
-            if (only && strcmp(only, impl_name[impl]))
+            double best, others;
+            long calls;
+            if (op.only && strcmp(op.only, impl_name[impl]))
                 continue;
             /* warm up, and calibrate the calls per measurement */
             memset(o.out, 0xff, (size_t)no * 4);   /* NaN: a value not written shows */
-            {
-                double t0 = now(), t;
-                call(impl, &o);
-                t = now() - t0;
-                if (calls_fixed <= 0) {
-                    calls = t > 0 ? (long)(secs / t) + 1 : 1000;
-                    calls = calls < 1 ? 1 : calls;
-                }
-            }
+            calls = bench_warmup(&op, call, impl, &o);
             if (impl == IMPL_RUN && perturb && !strcmp(perturb, "run"))
                 o.out[no / 2] += (float)(1e-3 * refmax);
             if (dir) {
@@ -389,18 +327,8 @@ int main(int argc, char **argv)
                     status = 1;
                 }
             }
-            busy0 = machine_busy();
-            own0 = own_cpu();
-            wall0 = now();
-            for (int r = 0; r < reps; r++) {
-                double t0 = now(), t;
-                for (long c = 0; c < calls; c++)
-                    call(impl, &o);
-                t = (now() - t0) / (double)calls;
-                best = t < best ? t : best;
-            }
-            printf("RESULT %s %s %lld %d %.6g %.2f\n", impl_name[impl], cname, size, threads, best * 1e3,
-                   others_load(busy0, own0, wall0));
+            best = bench_best(&op, calls, call, impl, &o, &others);
+            printf("RESULT %s %s %lld %d %.6g %.2f\n", impl_name[impl], cname, size, threads, best * 1e3, others);
             fflush(stdout);
         }
         free(o.x);

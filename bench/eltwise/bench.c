@@ -39,9 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #ifndef BENCH_HEADER
 #error "build with -DBENCH_HEADER='\"eltwise.h\"' (bench/eltwise/run.sh does)"
@@ -49,11 +46,7 @@
 #define ELTWISE_IMPLEMENTATION
 #include BENCH_HEADER
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#include "bench/common/load.h"
+#include "../common/bench.h"
 
 enum { IMPL_MEMCPY, IMPL_BIASRELU, IMPL_EXPNORM, IMPL_SOFTMAX, IMPL_LAYERNORM, IMPL_COUNT };
 static const char *const impl_name[IMPL_COUNT] = { "memcpy", "biasrelu", "expnorm", "softmax", "layernorm" };
@@ -68,16 +61,6 @@ typedef struct operands {
     void *ws;
     int threads;
 } operands;
-
-static void *xmalloc(size_t n)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 64, n ? n : 64) != 0) {
-        fprintf(stderr, "bench: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
 
 static uint64_t rng = 88172645463325252ull;
 static float uniform(float lo, float hi)
@@ -107,8 +90,9 @@ static void do_memcpy(operands *o)
     memcpy(o->y, o->x, bytes);
 }
 
-static void call(int impl, operands *o)
+static void call(int impl, void *arg)
 {
+    operands *o = (operands *)arg;
     void *out[1] = { o->y };
     int st = AXON_OK;
     switch (impl) {
@@ -187,59 +171,24 @@ static void reference(int impl, const operands *o, int64_t i, double *ref)
     }
 }
 
-static int write_file(const char *dir, const char *name, const float *p, int64_t n)
-{
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wb");
-    if (!f || fwrite(p, sizeof(float), (size_t)n, f) != (size_t)n || fclose(f) != 0) {
-        fprintf(stderr, "bench: cannot write %s\n", path);
-        return 1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    double secs = 0.2;
-    int reps = 5, threads = 1, status = 0;
-    long calls_fixed = 0;
-    int64_t cols = 1024;
-    const char *only = NULL, *dir = NULL, *perturb = getenv("BENCH_PERTURB");
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (i + 1 >= argc)
-            break;
-        if (!strcmp(argv[i], "-p"))
-            threads = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-t"))
-            secs = atof(argv[++i]);
-        else if (!strcmp(argv[i], "-r"))
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-n"))
-            calls_fixed = atol(argv[++i]);
-        else if (!strcmp(argv[i], "-i"))
-            only = argv[++i];
-        else if (!strcmp(argv[i], "-c"))
-            cols = atol(argv[++i]);
-        else if (!strcmp(argv[i], "-d"))
-            dir = argv[++i];
-        else
-            break;
-    }
-    if (i >= argc || threads < 1 || reps < 1 || cols < 1) {
+    bench_opts op = bench_defaults();
+    int i, status = 0;
+    int64_t cols;
+    const char *dir, *perturb = getenv("BENCH_PERTURB");
+    int threads;
+    op.c = 1024;   /* -c COLS */
+    i = bench_options(&op, "ptrnicd", argc, argv);
+    threads = op.threads;
+    cols = op.c;
+    dir = op.dir;
+    if (i >= argc || threads < 1 || op.reps < 1 || cols < 1) {
         fprintf(stderr, "usage: bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-c COLS] [-d DIR] SIZE...\n");
         return 2;
     }
-#ifdef _OPENMP
-    omp_set_num_threads(threads);
-#else
-    if (threads > 1) {
-        fprintf(stderr, "bench: built without -fopenmp: one thread only\n");
+    if (bench_threads(threads))
         return 2;
-    }
-#endif
     for (; i < argc; i++) {
         operands o;
         char *end;
@@ -319,20 +268,12 @@ int main(int argc, char **argv)
             }
         }
         for (int impl = 0; impl < IMPL_COUNT; impl++) {
-            double best = 1e300, mx = 0, diff = 0, busy0, own0, wall0;
-            long calls = calls_fixed > 0 ? calls_fixed : 1;
-            if (only && strcmp(only, impl_name[impl]))
+            double best, others, mx = 0, diff = 0;
+            long calls;
+            if (op.only && strcmp(op.only, impl_name[impl]))
                 continue;
             memset(o.y, 0xff, (size_t)o.n * 4);   /* NaN: a value not written shows */
-            {
-                double t0 = now(), t;
-                call(impl, &o);
-                t = now() - t0;
-                if (calls_fixed <= 0) {
-                    calls = t > 0 ? (long)(secs / t) + 1 : 1000;
-                    calls = calls < 1 ? 1 : calls;
-                }
-            }
+            calls = bench_warmup(&op, call, impl, &o);
             for (int64_t r = 0; r < o.rows; r++) {
                 reference(impl, &o, r, ref);
                 for (int64_t j = 0; j < cols; j++)
@@ -357,18 +298,8 @@ int main(int argc, char **argv)
                 snprintf(name, sizeof name, "%s.%s.%d.out", argv[i], impl_name[impl], threads);
                 status |= write_file(dir, name, o.y, o.n);
             }
-            busy0 = machine_busy();
-            own0 = own_cpu();
-            wall0 = now();
-            for (int r = 0; r < reps; r++) {
-                double t0 = now(), t;
-                for (long c = 0; c < calls; c++)
-                    call(impl, &o);
-                t = (now() - t0) / (double)calls;
-                best = t < best ? t : best;
-            }
-            printf("RESULT %s %s %d %.6g %.2f\n", impl_name[impl], argv[i], threads, best * 1e3,
-                   others_load(busy0, own0, wall0));
+            best = bench_best(&op, calls, call, impl, &o, &others);
+            printf("RESULT %s %s %d %.6g %.2f\n", impl_name[impl], argv[i], threads, best * 1e3, others);
             fflush(stdout);
         }
         free(o.x);

@@ -49,12 +49,13 @@
 #include <cblas.h>
 #endif
 
-static int cpu_time;   /* -c */
+#include "../common/bench.h"
 
-static double now(void)
+/* -c 1: the clock of the measurements */
+static double cpu_now(void)
 {
     struct timespec ts;
-    clock_gettime(cpu_time ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -89,8 +90,9 @@ static int have_impl(int impl)
     }
 }
 
-static void call(int impl, operands *o)
+static void call(int impl, void *arg)
 {
+    operands *o = (operands *)arg;
     const shape s = o->s;
     switch (impl) {
     case IMPL_AXON:
@@ -117,16 +119,6 @@ static void call(int impl, operands *o)
     }
 }
 
-static void *xmalloc(size_t n)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 64, n ? n : 64) != 0) {
-        fprintf(stderr, "bench: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
-
 static void set_threads(int p)
 {
 #ifdef _OPENMP
@@ -140,30 +132,13 @@ static void set_threads(int p)
 
 int main(int argc, char **argv)
 {
-    double secs = 0.2;
-    int reps = 5, threads = 1, status = 0;
-    long calls_fixed = 0;
-    const char *only = NULL;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (i + 1 >= argc)
-            break;
-        if (!strcmp(argv[i], "-p"))
-            threads = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-t"))
-            secs = atof(argv[++i]);
-        else if (!strcmp(argv[i], "-r"))
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-n"))
-            calls_fixed = atol(argv[++i]);
-        else if (!strcmp(argv[i], "-i"))
-            only = argv[++i];
-        else if (!strcmp(argv[i], "-c"))
-            cpu_time = atoi(argv[++i]);
-        else
-            break;
-    }
-    if (i >= argc || threads < 1 || reps < 1) {
+    bench_opts op = bench_defaults();
+    int i = bench_options(&op, "ptrnic", argc, argv), status = 0;
+    const int threads = op.threads;
+    const char *only = op.only;
+    if (op.c)
+        op.clock = cpu_now;
+    if (i >= argc || threads < 1 || op.reps < 1) {
         fprintf(stderr, "usage: bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-c 1] MxNxK...\n");
         return 2;
     }
@@ -209,22 +184,13 @@ int main(int argc, char **argv)
         }
 #endif
         for (int impl = 0; impl < IMPL_COUNT; impl++) {
-            double best = 1e300;
-            long calls = calls_fixed > 0 ? calls_fixed : 1;
+            double best, others;
+            long calls;
             if (!have_impl(impl) || (only && strcmp(only, impl_name[impl]) && impl != IMPL_AXON))
                 continue;
             /* warm up, and calibrate the calls per measurement */
             memset(o.c, 0xff, (size_t)(mm * nn) * sizeof(float));
-            {
-                double t0 = now(), t;
-                call(impl, &o);
-                t = now() - t0;
-                if (calls_fixed <= 0) {
-                    calls = t > 0 ? (long)(secs / t) + 1 : 1000;
-                    if (calls < 1)
-                        calls = 1;
-                }
-            }
+            calls = bench_warmup(&op, call, impl, &o);
             if (impl == IMPL_AXON) {
                 memcpy(ref, o.c, (size_t)(mm * nn) * sizeof(float));
                 if (only && strcmp(only, impl_name[impl]))
@@ -241,14 +207,7 @@ int main(int argc, char **argv)
                     }
                 }
             }
-            for (int r = 0; r < reps; r++) {
-                double t0 = now(), t;
-                for (long c = 0; c < calls; c++)
-                    call(impl, &o);
-                t = (now() - t0) / (double)calls;
-                if (t < best)
-                    best = t;
-            }
+            best = bench_best(&op, calls, call, impl, &o, &others);   /* others: not printed here */
             printf("RESULT %s %s %d %.2f\n", impl_name[impl], argv[i], threads,
                    2.0 * (double)mm * (double)nn * (double)kk / best * 1e-9);
             fflush(stdout);
