@@ -27,9 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include BENCH_HEADER
+#include "../common/load.h"   /* now() */
 
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
@@ -39,13 +39,6 @@ static float sample_value(unsigned long *seed)
 {
     *seed = (*seed * 1103515245UL + 12345UL) & 0x7fffffffUL;
     return (float)((long)(*seed >> 8) - (1L << 22)) / (float)(1L << 23);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static void *alloc64(int64_t bytes)

@@ -40,10 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "attention.h"
 #include "transformer12.h"
+#include "../common/load.h"   /* now() */
 
 /* ---- heap allocation counter --------------------------------------------- */
 
@@ -462,13 +462,6 @@ static void check_transformer(void)
 }
 
 /* ---- timing ----------------------------------------------------------------- */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* n calls of f on in[]; returns the seconds taken and adds to *sum the
  * status and first two output sizes of each call.  The function is read
