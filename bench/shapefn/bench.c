@@ -274,17 +274,8 @@ static int n_cases, n_disagree;
 typedef int (*plan_fn)(const axon_shape *in, int status, const axon_shape *out);
 int attention_plan_agrees(const axon_shape *in, int status, const axon_shape *out);
 int transformer_plan_agrees(const axon_shape *in, int status, const axon_shape *out);
+int same_shape(const axon_shape *a, const axon_shape *b);
 extern int n_prepare_overflow;
-
-static int same_shape(const axon_shape *a, const axon_shape *b)
-{
-    if (a->rank != b->rank)
-        return 0;
-    for (int i = 0; i < a->rank; i++)
-        if (a->dims[i] != b->dims[i])
-            return 0;
-    return 1;
-}
 
 static void compare(const char *what, shape_fn gen, shape_fn hand, plan_fn plan, const axon_shape *in, int expect)
 {

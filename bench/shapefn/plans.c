@@ -19,6 +19,7 @@
 
 int attention_plan_agrees(const axon_shape *in, int status, const axon_shape *out);
 int transformer_plan_agrees(const axon_shape *in, int status, const axon_shape *out);
+int same_shape(const axon_shape *a, const axon_shape *b);
 int n_prepare_overflow;
 
 static int plan_status_agrees(int prepared, int status, const axon_error *err)
@@ -30,7 +31,8 @@ static int plan_status_agrees(int prepared, int status, const axon_error *err)
     return prepared == status && (prepared == AXON_OK || err->status == prepared);
 }
 
-static int same_shape(const axon_shape *a, const axon_shape *b)
+/* Whether a and b are the same shape (bench.c's agreement check too). */
+int same_shape(const axon_shape *a, const axon_shape *b)
 {
     if (a->rank != b->rank)
         return 0;
