@@ -51,28 +51,20 @@
 static volatile unsigned long long n_allocs;
 
 #ifdef BENCH_COUNT_ALLOCS
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t m);
-void *__real_realloc(void *p, size_t n);
-void *__real_aligned_alloc(size_t a, size_t n);
-int __real_posix_memalign(void **p, size_t a, size_t n);
-char *__real_strdup(const char *s);
-char *__real_strndup(const char *s, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t m);
-void *__wrap_realloc(void *p, size_t n);
-void *__wrap_aligned_alloc(size_t a, size_t n);
-int __wrap_posix_memalign(void **p, size_t a, size_t n);
-char *__wrap_strdup(const char *s);
-char *__wrap_strndup(const char *s, size_t n);
-
-void *__wrap_malloc(size_t n) { n_allocs++; return __real_malloc(n); }
-void *__wrap_calloc(size_t n, size_t m) { n_allocs++; return __real_calloc(n, m); }
-void *__wrap_realloc(void *p, size_t n) { n_allocs++; return __real_realloc(p, n); }
-void *__wrap_aligned_alloc(size_t a, size_t n) { n_allocs++; return __real_aligned_alloc(a, n); }
-int __wrap_posix_memalign(void **p, size_t a, size_t n) { n_allocs++; return __real_posix_memalign(p, a, n); }
-char *__wrap_strdup(const char *s) { n_allocs++; return __real_strdup(s); }
-char *__wrap_strndup(const char *s, size_t n) { n_allocs++; return __real_strndup(s, n); }
+/* For each function ld --wrap redirects: the real one's declaration, the
+ * wrapper's, and the wrapper, which counts the call and makes it. */
+#define WRAP(type, name, params, args) \
+    type __real_##name params; \
+    type __wrap_##name params; \
+    type __wrap_##name params { n_allocs++; return __real_##name args; }
+WRAP(void *, malloc, (size_t n), (n))
+WRAP(void *, calloc, (size_t n, size_t m), (n, m))
+WRAP(void *, realloc, (void *p, size_t n), (p, n))
+WRAP(void *, aligned_alloc, (size_t a, size_t n), (a, n))
+WRAP(int, posix_memalign, (void **p, size_t a, size_t n), (p, a, n))
+WRAP(char *, strdup, (const char *s), (s))
+WRAP(char *, strndup, (const char *s, size_t n), (s, n))
+#undef WRAP
 
 /* Proves that the wrappers are in the path: one malloc must count 1. */
 static int alloc_counter_works(void)
