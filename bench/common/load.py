@@ -1,8 +1,9 @@
-"""load.py - what the Python benchmark scripts share (bench/conv,
-bench/eltwise, bench/samples): the cores that other processes kept busy
-while a measurement ran, the machine's busy time (/proc/stat) less this
-process's and its waited-for children's CPU time, over the wall time
-(bench/common/load.h is the C drivers' twin)."""
+"""load.py - what the Python benchmark scripts share (bench/samples/bench.py,
+and bench/conv, bench/eltwise and bench/gemm through torch_side.py): the
+cores that other processes kept busy while a measurement ran, the
+machine's busy time (/proc/stat) less this process's and its waited-for
+children's CPU time, over the wall time (bench/common/load.h is the C
+drivers' twin)."""
 import os
 import resource
 import time
@@ -46,21 +47,3 @@ class Others:
             self.load = max(0.0, ((m1 - self.m0) - (c1 - self.c0)) / wall)
         return False
 
-
-def best_of(f, reps, secs, fixed):
-    """f's best time a call over reps runs of `calls` calls each (fixed if
-    over 0, else enough for secs, from one timed call), and the cores others
-    kept busy meanwhile (-1.0 when unknown): the PyTorch side of the C
-    drivers' timing (bench/conv, bench/eltwise)."""
-    t0 = time.perf_counter()
-    f()
-    t = time.perf_counter() - t0
-    calls = fixed if fixed > 0 else max(1, int(secs / t) + 1 if t > 0 else 1000)
-    best = float('inf')
-    with Others() as others:
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            for _ in range(calls):
-                f()
-            best = min(best, (time.perf_counter() - t0) / calls)
-    return best, -1.0 if others.load is None else others.load

@@ -33,7 +33,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
-from load import best_of  # noqa: E402  (bench/common/load.py)
+from torch_side import best_of, config, parse_args, perturb, rel_diff, start  # noqa: E402  (bench/common/torch_side.py)
 
 # name: (op, in channels, out channels, window, groups, padding, stride): bench.c's table
 CASES = {
@@ -59,37 +59,18 @@ def blas_core():
 
 
 def main():
-    argv = sys.argv[1:]
-    threads = int(argv.pop(0))
-    secs, reps, fixed, data = 0.2, 5, 0, None
-    while argv and argv[0].startswith('-'):
-        opt, val = argv.pop(0), argv.pop(0)
-        if opt == '-t':
-            secs = float(val)
-        elif opt == '-r':
-            reps = int(val)
-        elif opt == '-n':
-            fixed = int(val)
-        elif opt == '-d':
-            data = val
-    try:
-        import numpy as np
-        import torch
-        import torch.nn.functional as F
-    except ImportError as e:
-        print('torch: not available (%s in %s)' % (e, sys.executable))
+    args = parse_args(sys.argv[1:])
+    threads, data = args.threads, args.data
+    torch = start(threads, 'numpy')
+    if torch is None:
         return 0
-    torch.set_num_threads(threads)
-    cfg = torch.__config__.show()
-    blas = re.search(r'BLAS_INFO=(\w+)', cfg)
-    cpu = re.search(r'CPU capability usage: (\w+)', cfg)
-    onednn = re.search(r'MKL-DNN (v[\w.]+)', cfg)
+    import numpy as np
+    import torch.nn.functional as F
     print('torch: %s, oneDNN %s, BLAS_INFO=%s (libblas.so.3: %s), CPU capability %s, %d threads' %
-          (torch.__version__, onednn.group(1) if onednn else '-', blas.group(1) if blas else '?', blas_core(),
-           cpu.group(1) if cpu else '?', threads))
-    torch.manual_seed(1)
+          (torch.__version__, config(torch, 'onednn', '-'), config(torch, 'blas'), blas_core(),
+           config(torch, 'cpu'), threads))
     status = 0
-    for arg in argv:
+    for arg in args.operands:
         name, size = arg.split('@')
         size = int(size)
         op, c, k, r, groups, pad, stride = CASES[name]
@@ -121,23 +102,15 @@ def main():
                    if re.search(r'conv|pool', e.name) and e.name not in ('aten::conv2d', 'aten::convolution',
                                                                           'aten::_convolution')]
             print('torch: %s at %d, %d threads, runs %s' % (name, size, threads, ' > '.join(ops) or '?'))
-            best, load = best_of(f, reps, secs, fixed)
+            best, load = best_of(f, args.reps, args.secs, args.fixed)
         print('RESULT torch %s %d %d %.6g %.2f' % (name, size, threads, best * 1e3, load))
         sys.stdout.flush()
         if not data:
             continue
-        y = y.numpy().astype(np.float64).ravel()
-        if os.environ.get('BENCH_PERTURB') == 'torch':
-            y[len(y) // 2] += 1e-3 * np.abs(y).max()
-        ymax = np.abs(y).max()
+        y = perturb(y.numpy().astype(np.float64).ravel())
         for out in sorted(glob.glob(os.path.join(data, '%s_%d.*.%d.out' % (name, size, threads)))):
             impl, thr = os.path.basename(out).split('.')[1:3]
-            z = np.fromfile(out, dtype=np.float32).astype(np.float64)
-            if z.shape != y.shape:
-                rel = float('inf')
-            else:
-                d = np.abs(z - y).max()
-                rel = d / ymax if ymax > 0 else d
+            rel = rel_diff(out, y)
             ok = rel <= TOL   # NaN fails
             print('%s %s %s %s %d %.3g' % ('AGREE' if ok else 'DISAGREE', impl, thr, name, size, rel))
             if not ok:

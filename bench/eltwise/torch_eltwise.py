@@ -33,11 +33,10 @@ by 1e-3 of its maximum at one element before the checks (the test's
 liveness check).  Without PyTorch: says so, exits 0.
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
-from load import best_of  # noqa: E402  (bench/common/load.py)
+from torch_side import best_of, config, parse_args, perturb, rel_diff, start  # noqa: E402  (bench/common/torch_side.py)
 
 TOL = 1e-4
 IMPLS = ['memcpy', 'biasrelu', 'expnorm', 'softmax', 'layernorm']
@@ -52,34 +51,16 @@ def parse_size(s):
 
 
 def main():
-    argv = sys.argv[1:]
-    threads = int(argv.pop(0))
-    secs, reps, fixed, cols, data = 0.2, 5, 0, 1024, None
-    while argv and argv[0].startswith('-'):
-        opt, val = argv.pop(0), argv.pop(0)
-        if opt == '-t':
-            secs = float(val)
-        elif opt == '-r':
-            reps = int(val)
-        elif opt == '-n':
-            fixed = int(val)
-        elif opt == '-c':
-            cols = int(val)
-        elif opt == '-d':
-            data = val
-    try:
-        import numpy as np
-        import torch
-        import torch.nn.functional as F
-    except ImportError as e:
-        print('torch: not available (%s in %s)' % (e, sys.executable))
+    args = parse_args(sys.argv[1:])
+    threads, cols, data = args.threads, args.cols, args.data
+    torch = start(threads, 'numpy')
+    if torch is None:
         return 0
-    torch.set_num_threads(threads)
-    cpu = re.search(r'CPU capability usage: (\w+)', torch.__config__.show())
-    print('torch: %s, CPU capability %s, %d threads' % (torch.__version__, cpu.group(1) if cpu else '?', threads))
-    torch.manual_seed(1)
+    import numpy as np
+    import torch.nn.functional as F
+    print('torch: %s, CPU capability %s, %d threads' % (torch.__version__, config(torch, 'cpu'), threads))
     status = 0
-    for arg in argv:
+    for arg in args.operands:
         rows = parse_size(arg) // 4 // cols
 
         def load(name, shape, make):
@@ -118,9 +99,8 @@ def main():
             f, f64 = fns[impl]
             with torch.no_grad():
                 out = f().double().numpy().ravel()
-                if os.environ.get('BENCH_PERTURB') == 'torch' and impl != 'memcpy':
-                    out = out.copy()
-                    out[len(out) // 2] += 1e-3 * np.abs(out).max()
+                if impl != 'memcpy':
+                    out = perturb(out)
                 ref = f64().numpy().ravel()
                 rmax = np.abs(ref).max()
                 d = np.abs(out - ref).max() / rmax
@@ -130,13 +110,12 @@ def main():
                 if data:
                     p = os.path.join(data, '%s.%s.%d.out' % (arg, impl, threads))
                     if os.path.exists(p):
-                        z = np.fromfile(p, dtype=np.float32).astype(np.float64)
-                        d = np.abs(z - out).max() / np.abs(out).max() if z.shape == out.shape else float('inf')
+                        d = rel_diff(p, out)
                         ok = d <= TOL
                         print('%s %s %d %s %.3g' % ('AGREE' if ok else 'DISAGREE', impl, threads, arg, d))
                         if not ok:
                             status = 1
-                best, load = best_of(f, reps, secs, fixed)
+                best, load = best_of(f, args.reps, args.secs, args.fixed)
             print('RESULT torch-%s %s %d %.6g %.2f' % (impl, arg, threads, best * 1e3, load))
             sys.stdout.flush()
     return status
