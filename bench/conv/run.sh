@@ -41,13 +41,8 @@
 # PyTorch's: max |diff| > 1e-4 max |torch|), a program fails, or
 # (STRICT=1) a target is missed; 2 for a setup problem.
 
-set -eu
-
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-cd "$root"
-AXONC=${AXONC:-$root/build/axonc}
-CC=${CC:-cc}
+# shellcheck source=bench/common/setup.sh
+. "$(dirname "$0")/../common/setup.sh"
 OUTDIR=${OUTDIR:-$root/build/conv}
 PYTHON=${PYTHON:-/usr/bin/python3}
 THREADS=${THREADS:-1 2}
@@ -55,35 +50,21 @@ CASES=${CASES:-conv3x3 dw3x3 conv1x1 maxpool avgpool}
 IDLE=${IDLE:-0}
 TINY=${TINY:-0}
 STRICT=${STRICT:-0}
+timing_options "-O1 -march=native"
 if [ "$TINY" = 1 ]; then
-    CFLAGS=${CFLAGS:--O1 -march=native}
     SIZES=${SIZES:-9 18}
-    RUNOPTS="-n 1 -r 1"
 else
-    CFLAGS=${CFLAGS:--O3 -march=native}
     SIZES=${SIZES:-56 112}
-    RUNOPTS="-t ${SECS:-0.2} -r ${REPS:-5}"
 fi
 
-if [ ! -x "$AXONC" ]; then
-    echo "run.sh: no axonc at $AXONC (run make, or set AXONC)" >&2
-    exit 2
-fi
-if [ ! -x "$PYTHON" ]; then
-    PYTHON=python3
-fi
+any_python
 mkdir -p "$OUTDIR"
 data="$OUTDIR/data"
 rm -rf "$data"
 mkdir -p "$data"
 
 "$AXONC" emit bench/conv/conv.axon -o "$OUTDIR/conv.h"
-# shellcheck disable=SC2086
-$CC -std=c99 $CFLAGS -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="conv.h"' \
-    -o "$OUTDIR/bench" bench/conv/bench.c -lm || exit 2
-# shellcheck disable=SC2086
-$CC -std=c99 $CFLAGS -fopenmp -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="conv.h"' \
-    -o "$OUTDIR/bench_omp" bench/conv/bench.c -lm || exit 2
+build_drivers conv.h bench/conv/bench.c
 
 cases=
 for s in $SIZES; do
@@ -92,47 +73,19 @@ for s in $SIZES; do
     done
 done
 
-wait_idle() {
-    [ "$IDLE" = 0 ] && return 0
-    "$PYTHON" - "$IDLE" <<'EOF'
-import os, sys, time
-def busy():
-    v = [int(x) for x in open('/proc/stat').readline().split()[1:9]]
-    return sum(v) - v[3] - v[4], sum(v)
-deadline = time.monotonic() + float(sys.argv[1])
-while time.monotonic() < deadline:
-    b0, t0 = busy()
-    time.sleep(1.0)
-    b1, t1 = busy()
-    if t1 > t0 and (b1 - b0) / (t1 - t0) < 0.05:
-        sys.exit(0)
-print('idle: the machine was still busy after %s s' % sys.argv[1])
-EOF
-}
-
 res="$OUTDIR/results"
 : > "$res"
 status=0
-echo "f32 convolution and pooling, ms per call (best of runs), $($CC --version | head -1), $CFLAGS; $(getconf _NPROCESSORS_ONLN) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git status --porcelain -- runtime translator 2>/dev/null | grep -q . && echo ' (runtime/ or translator/ with uncommitted changes)')"
+echo "f32 convolution and pooling, ms per call (best of runs), $(about); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+about_commit
 if grep -q 'axon__f_conv2d(&' "$OUTDIR/conv.h"; then
     echo "run(): calls the fast kernels (axon__f_conv2d, axon__f_pool2d)"
 else
     echo "run(): calls the reference kernels (the header has no call of axon__f_conv2d)"
 fi
 [ "$TINY" = 1 ] && echo "tiny size (TINY=1): one call each, no target judged"
-for p in $THREADS; do
-    if [ "$p" = 1 ]; then bin="$OUTDIR/bench"; else bin="$OUTDIR/bench_omp"; fi
-    for impl in axon_kernel axon_run; do
-        wait_idle >> "$res"
-        # shellcheck disable=SC2086
-        OMP_NUM_THREADS=$p "$bin" -i $impl -p "$p" -d "$data" $RUNOPTS $cases >> "$res" || status=1
-    done
-    wait_idle >> "$res"
-    # shellcheck disable=SC2086
-    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$p" \
-        "$PYTHON" "$here/torch_conv.py" "$p" -d "$data" $RUNOPTS $cases >> "$res" 2>&1 || status=1
-done
+# shellcheck disable=SC2086
+run_drivers "axon_kernel axon_run" "$here/torch_conv.py" -d "$data" $RUNOPTS $cases
 
 "$PYTHON" - "$res" "$TINY" "$STRICT" "$SIZES" <<'EOF' || status=$?
 import sys

@@ -44,92 +44,45 @@
 # with PyTorch: max |diff| > 1e-4 max |ref|), a program fails, or
 # (STRICT=1) a target is missed; 2 for a setup problem.
 
-set -eu
-
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-cd "$root"
-AXONC=${AXONC:-$root/build/axonc}
-CC=${CC:-cc}
+# shellcheck source=bench/common/setup.sh
+. "$(dirname "$0")/../common/setup.sh"
 OUTDIR=${OUTDIR:-$root/build/eltwise}
 PYTHON=${PYTHON:-/usr/bin/python3}
 THREADS=${THREADS:-1 2}
 IDLE=${IDLE:-0}
 TINY=${TINY:-0}
 STRICT=${STRICT:-0}
+timing_options "-O1 -march=native"
 if [ "$TINY" = 1 ]; then
-    CFLAGS=${CFLAGS:--O1 -march=native}
     SIZES=${SIZES:-12K 48K}
     COLS=${COLS:-999}
-    RUNOPTS="-n 1 -r 1"
 else
-    CFLAGS=${CFLAGS:--O3 -march=native}
     SIZES=${SIZES:-256K 16M 64M 256M}
     COLS=${COLS:-1024}
-    RUNOPTS="-t ${SECS:-0.2} -r ${REPS:-5}"
 fi
 
-if [ ! -x "$AXONC" ]; then
-    echo "run.sh: no axonc at $AXONC (run make, or set AXONC)" >&2
-    exit 2
-fi
-if [ ! -x "$PYTHON" ]; then
-    PYTHON=python3
-fi
+any_python
 mkdir -p "$OUTDIR"
 data="$OUTDIR/data"
 rm -rf "$data"
 mkdir -p "$data"
 
 "$AXONC" emit bench/eltwise/eltwise.axon -o "$OUTDIR/eltwise.h"
-# shellcheck disable=SC2086
-$CC -std=c99 $CFLAGS -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="eltwise.h"' \
-    -o "$OUTDIR/bench" bench/eltwise/bench.c -lm || exit 2
-# shellcheck disable=SC2086
-$CC -std=c99 $CFLAGS -fopenmp -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="eltwise.h"' \
-    -o "$OUTDIR/bench_omp" bench/eltwise/bench.c -lm || exit 2
-
-wait_idle() {
-    [ "$IDLE" = 0 ] && return 0
-    "$PYTHON" - "$IDLE" <<'EOF'
-import os, sys, time
-def busy():
-    v = [int(x) for x in open('/proc/stat').readline().split()[1:9]]
-    return sum(v) - v[3] - v[4], sum(v)
-deadline = time.monotonic() + float(sys.argv[1])
-while time.monotonic() < deadline:
-    b0, t0 = busy()
-    time.sleep(1.0)
-    b1, t1 = busy()
-    if t1 > t0 and (b1 - b0) / (t1 - t0) < 0.05:
-        sys.exit(0)
-print('idle: the machine was still busy after %s s' % sys.argv[1])
-EOF
-}
+build_drivers eltwise.h bench/eltwise/bench.c
 
 res="$OUTDIR/results"
 : > "$res"
 status=0
-echo "bandwidth: x f32 [rows, $COLS] read once, y written once; GB/s (best of runs), $($CC --version | head -1), $CFLAGS; $(getconf _NPROCESSORS_ONLN) cores; $(date -u '+%Y-%m-%d %H:%M UTC'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git status --porcelain -- runtime translator 2>/dev/null | grep -q . && echo ' (runtime/ or translator/ with uncommitted changes)')"
+echo "bandwidth: x f32 [rows, $COLS] read once, y written once; GB/s (best of runs), $(about); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+about_commit
 if grep -q 'axon__f_softmax([01], &' "$OUTDIR/eltwise.h"; then
     echo "run(): softmax and layernorm call the fast kernels (axon__f_softmax, axon__f_layernorm)"
 else
     echo "run(): softmax and layernorm call the reference kernels (the header has no call of axon__f_softmax)"
 fi
 [ "$TINY" = 1 ] && echo "tiny size (TINY=1): one call each, no target judged"
-for p in $THREADS; do
-    if [ "$p" = 1 ]; then bin="$OUTDIR/bench"; else bin="$OUTDIR/bench_omp"; fi
-    for impl in memcpy biasrelu expnorm softmax layernorm; do
-        wait_idle >> "$res"
-        # shellcheck disable=SC2086
-        OMP_NUM_THREADS=$p "$bin" -i $impl -p "$p" -c "$COLS" -d "$data" $RUNOPTS $SIZES >> "$res" || status=1
-    done
-    wait_idle >> "$res"
-    # shellcheck disable=SC2086
-    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$p" \
-        "$PYTHON" "$here/torch_eltwise.py" "$p" -c "$COLS" -d "$data" $RUNOPTS $SIZES >> "$res" 2>&1 || status=1
-done
+# shellcheck disable=SC2086
+run_drivers "memcpy biasrelu expnorm softmax layernorm" "$here/torch_eltwise.py" -c "$COLS" -d "$data" $RUNOPTS $SIZES
 
 "$PYTHON" - "$res" "$TINY" "$STRICT" "$SIZES" "$COLS" <<'EOF' || status=$?
 import sys

@@ -29,46 +29,31 @@
 # Exit status: 0; 1 when an implementation disagrees with axon__sgemm, a
 # program fails, or (STRICT=1) a target is missed; 2 for a setup problem.
 
-set -eu
-
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-cd "$root"
-AXONC=${AXONC:-$root/build/axonc}
-CC=${CC:-cc}
-CFLAGS=${CFLAGS:--O3 -march=native}
+# shellcheck source=bench/common/setup.sh
+. "$(dirname "$0")/../common/setup.sh"
 OUTDIR=${OUTDIR:-$root/build/gemm}
 PYTHON=${PYTHON:-/usr/bin/python3}
 THREADS=${THREADS:-1 2}
 TINY=${TINY:-0}
 STRICT=${STRICT:-0}
+timing_options "-O3 -march=native"
 if [ "$TINY" = 1 ]; then
     SHAPES=${SHAPES:-8x8x8 33x17x9 1x40x3}
-    RUNOPTS="-n 1 -r 1"
 else
     # squares, then linear layers of the samples: mlp/transformer-like
     # [16*64, 64] x [64, 256], kws-like [2*16, 64] x [64, 176], ViT's
     # [4*197, 192] x [192, 768] and back [4*197, 768] x [768, 192]
     SHAPES=${SHAPES:-64x64x64 128x128x128 256x256x256 384x384x384 512x512x512 768x768x768 1024x1024x1024 1024x256x64 32x176x64 788x768x192 788x192x768}
-    RUNOPTS="-t ${SECS:-0.2} -r ${REPS:-5}"
 fi
 
-if [ ! -x "$AXONC" ]; then
-    echo "run.sh: no axonc at $AXONC (run make, or set AXONC)" >&2
-    exit 2
-fi
 mkdir -p "$OUTDIR"
-if [ ! -x "$PYTHON" ]; then
-    PYTHON=python3
-fi
+any_python
 
 # The Axon program: one matmul, its header's run() timed as is.
 printf 'mm = fn (x : f32 [m, k], w : f32 [k, n]) { matmul(x, w) };\n' > "$OUTDIR/mm.axon"
 "$AXONC" emit "$OUTDIR/mm.axon" -o "$OUTDIR/mm.h"
 
-# shellcheck disable=SC2086
-$CC -std=c99 $CFLAGS -fopenmp -Wall -Wextra -I"$root" -I"$OUTDIR" '-DBENCH_HEADER="mm.h"' \
-    -o "$OUTDIR/bench" bench/gemm/bench.c -lm
+build_driver "$OUTDIR/bench" mm.h bench/gemm/bench.c -fopenmp
 blas=0
 # shellcheck disable=SC2086
 if $CC -std=c99 $CFLAGS -fopenmp -Wall -Wextra -I"$root" -DBENCH_CBLAS -o "$OUTDIR/bench_blas" \
@@ -79,7 +64,7 @@ fi
 res="$OUTDIR/results"
 : > "$res"
 status=0
-echo "f32 matrix product, GFLOP/s (best of runs), $($CC --version | head -1), $CFLAGS; $(getconf _NPROCESSORS_ONLN) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "f32 matrix product, GFLOP/s (best of runs), $(about)"
 [ "$TINY" = 1 ] && echo "tiny size (TINY=1): one call each, no target judged"
 for p in $THREADS; do
     for impl in axon_sgemm axon_run; do

@@ -50,13 +50,8 @@
 # a setup problem (no axonc, no PyTorch, a header that does not emit or a
 # driver that does not compile).
 
-set -eu
-
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-cd "$root"
-AXONC=${AXONC:-$root/build/axonc}
-CC=${CC:-cc}
+# shellcheck source=bench/common/setup.sh
+. "$(dirname "$0")/../common/setup.sh"
 CFLAGS=${CFLAGS:-}
 PYTHON=${PYTHON:-/usr/bin/python3}
 OUTDIR=${OUTDIR:-$root/build/bench-samples}
@@ -74,10 +69,6 @@ if [ "${TINY:-0}" = 1 ]; then
 fi
 OPT=${OPT:--O3 -march=native}
 
-if [ ! -x "$AXONC" ]; then
-    echo "run.sh: no axonc at $AXONC (run make, or set AXONC)" >&2
-    exit 2
-fi
 if ! "$PYTHON" -c 'import torch, numpy' 2> /dev/null; then
     echo "run.sh: $PYTHON has no torch or numpy (set PYTHON)" >&2
     exit 2

@@ -33,20 +33,11 @@
 # checksum is wrong, or the generated code allocated), 1 when the shape
 # functions' object needs an external symbol, 2 for a setup problem.
 
-set -eu
-
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-cd "$root"
-AXONC=${AXONC:-$root/build/axonc}
-CC=${CC:-cc}
+# shellcheck source=bench/common/setup.sh
+. "$(dirname "$0")/../common/setup.sh"
 CFLAGS=${CFLAGS:-}
 OUTDIR=${OUTDIR:-$root/build/shapefn}
 
-if [ ! -x "$AXONC" ]; then
-    echo "run.sh: no axonc at $AXONC (run make, or set AXONC)" >&2
-    exit 2
-fi
 mkdir -p "$OUTDIR"
 
 # The programs.  Relative paths, so the headers' messages read
