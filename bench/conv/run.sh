@@ -89,30 +89,17 @@ run_drivers "axon_kernel axon_run" "$here/torch_conv.py" -d "$data" $RUNOPTS $ca
 
 "$PYTHON" - "$res" "$TINY" "$STRICT" "$SIZES" <<'EOF' || status=$?
 import sys
+sys.path.insert(0, 'bench/common')
+from results import Results  # bench/common/results.py
 res, tiny, strict = sys.argv[1], sys.argv[2] == '1', sys.argv[3] == '1'
 sizes = [int(s) for s in sys.argv[4].split()]
 # name: (op, c, k, window, groups, stride); as bench.c's table
 CASES = {'conv3x3': ('conv', 64, 64, 3, 1, 1), 'dw3x3': ('conv', 144, 144, 3, 144, 1),
          'conv1x1': ('conv', 64, 256, 1, 1, 1), 'maxpool': ('pool', 64, 64, 2, 1, 2),
          'avgpool': ('pool', 64, 64, 2, 1, 2)}
-ms, load, order, threads, notes, agree, bad = {}, {}, [], [], [], 0, []
-for line in open(res):
-    w = line.split()
-    if w and w[0] == 'RESULT':
-        impl, case, size, p, v = w[1], w[2], int(w[3]), int(w[4]), float(w[5])
-        ms[impl, case, size, p] = v
-        load[impl, case, size, p] = float(w[6]) if len(w) > 6 else -1
-        if (case, size) not in order:
-            order.append((case, size))
-        if p not in threads:
-            threads.append(p)
-    elif w and w[0] == 'AGREE':
-        agree += 1
-    elif w and w[0] == 'DISAGREE':
-        bad.append(line.strip())
-    elif line.strip() and line.strip() not in notes:
-        notes.append(line.strip())
-for n in notes:
+r = Results(res, (str, str, int, int))   # impl, case, size, threads
+ms, load, order, threads, busy, judge = r.value, r.load, r.order, r.threads, r.busy, r.judge
+for n in r.notes:
     print(n)
 
 
@@ -126,11 +113,6 @@ def rate(case, size, t):
 
 
 impls = ['axon_kernel', 'axon_run', 'torch']
-BUSY = 0.25   # cores that other processes kept busy: a measurement beside them is marked
-
-
-def busy(key):
-    return load.get(key, -1) > BUSY
 
 
 def cell(key, fmt, v):
@@ -154,23 +136,9 @@ for p in threads:
             case, size, p, ' '.join(cell(k, '%9.3f', x) for k, x in zip(keys, t)),
             ' '.join(cell(k, '%8.1f', rate(case, size, x) if x else None) for k, x in zip(keys, t)),
             ' '.join('%6.2fx' % (tt / x) if x and tt else '%7s' % '-' for x in t[:2])))
-nbusy = sum(1 for k in ms if busy(k))
-print('* measured while other processes kept more than %.2f cores busy (%d of %d measurements): not a measurement of this code'
-      % (BUSY, nbusy, len(ms)) if nbusy else
-      '(no measurement had other processes keeping more than %.2f cores busy%s)'
-      % (BUSY, '' if any(v >= 0 for v in load.values()) else ': not known, each under 0.5 s'))
+r.print_busy()
 
-missed, met = [], []
 n0 = sizes[0]
-
-
-def judge(ok, what, keys=()):
-    b = [k for k in keys if busy(k)]
-    if b:
-        what += ' [busy: %s]' % ', '.join('%s %.2f cores' % (k[0], load[k]) for k in b)
-    (met if ok else missed).append(what)
-
-
 print()
 if len(sizes) >= 2:
     n1 = sizes[1]
@@ -197,15 +165,7 @@ for impl in ('axon_kernel', 'axon_run'):
     if a1 and a2:
         judge(a1 / a2 >= 1.7, '%s conv3x3 at %d: 2 threads %.2fx 1 thread (target 1.7x)' % (impl, n0, a1 / a2),
               [(impl, 'conv3x3', n0, 1), (impl, 'conv3x3', n0, 2)])
-print('agreement: %d outputs within 1e-4 * max|torch| of PyTorch%s' % (agree, '' if not bad else '; DISAGREE: ' + '; '.join(bad)))
-if tiny:
-    print('targets: not judged at the tiny size')
-    sys.exit(1 if bad else 0)
-for m in met:
-    print('target met:    ' + m)
-for m in missed:
-    print('target MISSED: ' + m)
-print('targets: ' + ('all met' if not missed else '%d of %d missed' % (len(missed), len(missed) + len(met))))
-sys.exit(1 if bad or (missed and strict) else 0)
+print('agreement: %d outputs within 1e-4 * max|torch| of PyTorch%s' % (r.agree, '' if not r.bad else '; DISAGREE: ' + '; '.join(r.bad)))
+r.finish(tiny, strict)
 EOF
 exit $status

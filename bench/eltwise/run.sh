@@ -86,6 +86,8 @@ run_drivers "memcpy biasrelu expnorm softmax layernorm" "$here/torch_eltwise.py"
 
 "$PYTHON" - "$res" "$TINY" "$STRICT" "$SIZES" "$COLS" <<'EOF' || status=$?
 import sys
+sys.path.insert(0, 'bench/common')
+from results import Results  # bench/common/results.py
 res, tiny, strict = sys.argv[1], sys.argv[2] == '1', sys.argv[3] == '1'
 sizes, cols = sys.argv[4].split(), int(sys.argv[5])
 
@@ -95,22 +97,9 @@ def nbytes(s):
     return 2 * 4 * (n // 4 // cols) * cols   # x read, y written
 
 
-ms, load, threads, notes, agree, bad = {}, {}, [], [], 0, []
-for line in open(res):
-    w = line.split()
-    if w and w[0] == 'RESULT':
-        impl, size, p, v = w[1], w[2], int(w[3]), float(w[4])
-        ms[impl, size, p] = v
-        load[impl, size, p] = float(w[5]) if len(w) > 5 else -1
-        if p not in threads:
-            threads.append(p)
-    elif w and w[0] == 'AGREE':
-        agree += 1
-    elif w and w[0] == 'DISAGREE':
-        bad.append(line.strip())
-    elif line.strip() and line.strip() not in notes:
-        notes.append(line.strip())
-for n in notes:
+r = Results(res, (str, str, int))   # impl, size, threads
+ms, threads, busy, judge = r.value, r.threads, r.busy, r.judge
+for n in r.notes:
     print(n)
 ops = ['biasrelu', 'expnorm', 'softmax', 'layernorm']
 
@@ -118,13 +107,6 @@ ops = ['biasrelu', 'expnorm', 'softmax', 'layernorm']
 def gbs(impl, size, p):
     t = ms.get((impl, size, p))
     return nbytes(size) / (t * 1e-3) * 1e-9 if t else None
-
-
-BUSY = 0.25   # cores that other processes kept busy: a measurement beside them is marked
-
-
-def busy(key):
-    return load.get(key, -1) > BUSY
 
 
 def mark(key):
@@ -146,20 +128,7 @@ for who, pre in (('run()', ''), ('PyTorch', 'torch-')):
                 cells.append('%7.1f%s (%5.2fx)' % (g, mark((pre + o, s, p)), g / ref) if g and ref else '%-16s' % '-')
             print('%-6s %3d | %8s | %s' % (s, p, '%8.1f%s' % (mc, mark(mk)) if mc else '-', ' | '.join(cells)))
 print('(PyTorch\'s memcpy column is y.copy_(x); both tables\' ratios are to C memcpy)')
-nbusy = sum(1 for k in ms if busy(k))
-print('* measured while other processes kept more than %.2f cores busy (%d of %d measurements): not a measurement of this code'
-      % (BUSY, nbusy, len(ms)) if nbusy else
-      '(no measurement had other processes keeping more than %.2f cores busy%s)'
-      % (BUSY, '' if any(v >= 0 for v in load.values()) else ': not known, each under 0.5 s'))
-
-missed, met = [], []
-
-
-def judge(ok, what, keys=()):
-    b = [k for k in keys if busy(k)]
-    if b:
-        what += ' [busy: %s]' % ', '.join('%s %.2f cores' % (k[0], load[k]) for k in b)
-    (met if ok else missed).append(what)
+r.print_busy()
 
 
 def cache(level):
@@ -214,15 +183,7 @@ for p in threads:
                 judge(g / ref >= 0.5, 'run() %s at %s, %d thr: %.2fx memcpy (target 0.5x)' % (o, s, p, g / ref),
                       [(o, s, p), ('memcpy', s, p)])
 print('agreement: %d outputs of run() within 1e-4 * max|torch| of PyTorch (at the sizes up to 1 MiB; every size against float64 in bench.c)%s'
-      % (agree, '' if not bad else '; DISAGREE: ' + '; '.join(bad)))
-if tiny:
-    print('targets: not judged at the tiny size')
-    sys.exit(1 if bad else 0)
-for m in met:
-    print('target met:    ' + m)
-for m in missed:
-    print('target MISSED: ' + m)
-print('targets: ' + ('all met' if not missed else '%d of %d missed' % (len(missed), len(missed) + len(met))))
-sys.exit(1 if bad or (missed and strict) else 0)
+      % (r.agree, '' if not r.bad else '; DISAGREE: ' + '; '.join(r.bad)))
+r.finish(tiny, strict)
 EOF
 exit $status

@@ -84,24 +84,12 @@ done
 
 "$PYTHON" - "$res" "$TINY" "$STRICT" <<'EOF' || status=$?
 import sys
+sys.path.insert(0, 'bench/common')
+from results import Results  # bench/common/results.py
 res, tiny, strict = sys.argv[1], sys.argv[2] == '1', sys.argv[3] == '1'
-g = {}
-notes = []
-order = []
-threads = []
-for line in open(res):
-    w = line.split()
-    if w and w[0] == 'RESULT':
-        impl, shape, p, v = w[1], w[2], int(w[3]), float(w[4])
-        g[impl, shape, p] = v
-        if shape not in order:
-            order.append(shape)
-        if p not in threads:
-            threads.append(p)
-    elif line.strip():
-        if line.strip() not in notes:
-            notes.append(line.strip())
-for n in notes:
+r = Results(res, (str, str, int))   # impl, shape, threads: GFLOP/s
+g, order, threads = r.value, [k[0] for k in r.order], r.threads
+for n in r.notes:
     print(n)
 impls = ['axon_sgemm', 'axon_run', 'openblas', 'torch']
 print()
