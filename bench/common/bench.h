@@ -61,16 +61,23 @@ static inline int bench_options(bench_opts *op, const char *accept, int argc, ch
     return i;
 }
 
-/* omp_set_num_threads(threads); 1, with a message, where a build without
- * -fopenmp is asked for more than one. */
-static inline int bench_threads(int threads)
+/* The command line's check, from bench_options's i, and the threads: 0
+ * where there are operands, threads and reps are at least 1 and the
+ * driver's own condition ok holds, after omp_set_num_threads(threads);
+ * else 2, after the line "usage: bench USAGE", or a line saying that a
+ * build without -fopenmp has one thread only. */
+static inline int bench_start(const bench_opts *op, int i, int argc, int ok, const char *usage)
 {
+    if (i >= argc || op->threads < 1 || op->reps < 1 || !ok) {
+        fprintf(stderr, "usage: bench %s\n", usage);
+        return 2;
+    }
 #ifdef _OPENMP
-    omp_set_num_threads(threads);
+    omp_set_num_threads(op->threads);
 #else
-    if (threads > 1) {
+    if (op->threads > 1) {
         fprintf(stderr, "bench: built without -fopenmp: one thread only\n");
-        return 1;
+        return 2;
     }
 #endif
     return 0;

@@ -235,11 +235,8 @@ int main(int argc, char **argv)
     int i = bench_options(&op, "ptrnid", argc, argv), status = 0;
     const int threads = op.threads;
     const char *dir = op.dir, *perturb = getenv("BENCH_PERTURB");
-    if (i >= argc || threads < 1 || op.reps < 1) {
-        fprintf(stderr, "usage: bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-d DIR] CASE@SIZE...\n");
-        return 2;
-    }
-    if (bench_threads(threads))
+    if (bench_start(&op, i, argc, 1,
+                    "[-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-d DIR] CASE@SIZE..."))
         return 2;
     for (; i < argc; i++) {
         operands o;

@@ -183,11 +183,8 @@ int main(int argc, char **argv)
     threads = op.threads;
     cols = op.c;
     dir = op.dir;
-    if (i >= argc || threads < 1 || op.reps < 1 || cols < 1) {
-        fprintf(stderr, "usage: bench [-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-c COLS] [-d DIR] SIZE...\n");
-        return 2;
-    }
-    if (bench_threads(threads))
+    if (bench_start(&op, i, argc, cols >= 1,
+                    "[-p THREADS] [-t SECONDS] [-r REPS] [-n CALLS] [-i IMPL] [-c COLS] [-d DIR] SIZE..."))
         return 2;
     for (; i < argc; i++) {
         operands o;
