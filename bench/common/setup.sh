@@ -5,11 +5,13 @@
 #
 # It sets -eu; here (the driver's folder) and root (the checkout's), and
 # changes to root; AXONC (default: build/axonc, exit 2 where it is not
-# there) and CC (default: cc).  The functions below are for the drivers
-# that build a C driver against a generated header and time it next to
-# PyTorch (conv, eltwise; gemm some of them).
+# there) and CC (default: cc); and the defaults of the environment that the
+# drivers read alike: THREADS ("1 2"), IDLE (0), TINY (0), STRICT (0).
+# The functions below are for the drivers that build a C driver against a
+# generated header and time it next to PyTorch (conv, eltwise; gemm some
+# of them).
 # shellcheck shell=sh
-# RUNOPTS and status are set for the run.sh that sources this, res is its:
+# RUNOPTS, data and status are set for the run.sh that sources this, res is its:
 # shellcheck disable=SC2034,SC2154
 
 set -eu
@@ -19,6 +21,10 @@ root=$(cd "$here/../.." && pwd)
 cd "$root"
 AXONC=${AXONC:-$root/build/axonc}
 CC=${CC:-cc}
+THREADS=${THREADS:-1 2}
+IDLE=${IDLE:-0}
+TINY=${TINY:-0}
+STRICT=${STRICT:-0}
 if [ ! -x "$AXONC" ]; then
     echo "run.sh: no axonc at $AXONC (run make, or set AXONC)" >&2
     exit 2
@@ -61,6 +67,19 @@ build_driver() {
 build_drivers() {
     build_driver "$OUTDIR/bench" "$1" "$2" || exit 2
     build_driver "$OUTDIR/bench_omp" "$1" "$2" -fopenmp || exit 2
+}
+
+# prepare_drivers NAME: PYTHON (any_python); OUTDIR, and in it a fresh
+# folder $data for the drivers' inputs and outputs; OUTDIR/NAME.h emitted
+# from bench/NAME/NAME.axon, and the drivers built with it (build_drivers).
+prepare_drivers() {
+    any_python
+    mkdir -p "$OUTDIR"
+    data="$OUTDIR/data"
+    rm -rf "$data"
+    mkdir -p "$data"
+    "$AXONC" emit "bench/$1/$1.axon" -o "$OUTDIR/$1.h"
+    build_drivers "$1.h" "bench/$1/bench.c"
 }
 
 # about: the compiler, CFLAGS, the cores and the time, for the first line.

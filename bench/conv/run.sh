@@ -45,11 +45,7 @@
 . "$(dirname "$0")/../common/setup.sh"
 OUTDIR=${OUTDIR:-$root/build/conv}
 PYTHON=${PYTHON:-/usr/bin/python3}
-THREADS=${THREADS:-1 2}
 CASES=${CASES:-conv3x3 dw3x3 conv1x1 maxpool avgpool}
-IDLE=${IDLE:-0}
-TINY=${TINY:-0}
-STRICT=${STRICT:-0}
 timing_options "-O1 -march=native"
 if [ "$TINY" = 1 ]; then
     SIZES=${SIZES:-9 18}
@@ -57,14 +53,7 @@ else
     SIZES=${SIZES:-56 112}
 fi
 
-any_python
-mkdir -p "$OUTDIR"
-data="$OUTDIR/data"
-rm -rf "$data"
-mkdir -p "$data"
-
-"$AXONC" emit bench/conv/conv.axon -o "$OUTDIR/conv.h"
-build_drivers conv.h bench/conv/bench.c
+prepare_drivers conv
 
 cases=
 for s in $SIZES; do

@@ -48,10 +48,6 @@
 . "$(dirname "$0")/../common/setup.sh"
 OUTDIR=${OUTDIR:-$root/build/eltwise}
 PYTHON=${PYTHON:-/usr/bin/python3}
-THREADS=${THREADS:-1 2}
-IDLE=${IDLE:-0}
-TINY=${TINY:-0}
-STRICT=${STRICT:-0}
 timing_options "-O1 -march=native"
 if [ "$TINY" = 1 ]; then
     SIZES=${SIZES:-12K 48K}
@@ -61,14 +57,7 @@ else
     COLS=${COLS:-1024}
 fi
 
-any_python
-mkdir -p "$OUTDIR"
-data="$OUTDIR/data"
-rm -rf "$data"
-mkdir -p "$data"
-
-"$AXONC" emit bench/eltwise/eltwise.axon -o "$OUTDIR/eltwise.h"
-build_drivers eltwise.h bench/eltwise/bench.c
+prepare_drivers eltwise
 
 res="$OUTDIR/results"
 : > "$res"

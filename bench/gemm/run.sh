@@ -33,9 +33,6 @@
 . "$(dirname "$0")/../common/setup.sh"
 OUTDIR=${OUTDIR:-$root/build/gemm}
 PYTHON=${PYTHON:-/usr/bin/python3}
-THREADS=${THREADS:-1 2}
-TINY=${TINY:-0}
-STRICT=${STRICT:-0}
 timing_options "-O3 -march=native"
 if [ "$TINY" = 1 ]; then
     SHAPES=${SHAPES:-8x8x8 33x17x9 1x40x3}
