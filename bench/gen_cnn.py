@@ -96,6 +96,7 @@ bench/README.md has the timings, and what in axonc makes a long
 full-resolution stage (--max-down 0, a large --down-every) superlinear.
 """
 
+import os
 import sys
 
 STAGE0_CH = 64
@@ -285,9 +286,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:        # e.g. piped into head
-        sys.stderr.close()
-        sys.exit(1)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
+    from cli import run  # bench/common/cli.py
+    run(main)

@@ -77,6 +77,7 @@ The constants below (EXPECTED_*) are the single source of truth; the
 timing script reads them with `--expected`.
 """
 
+import os
 import sys
 
 EXPECTED_SOFTMAX = "softmax : (t [a, b]) -> t [a, b]"
@@ -223,9 +224,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:        # e.g. piped into head
-        sys.stderr.close()
-        sys.exit(1)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
+    from cli import run  # bench/common/cli.py
+    run(main)
