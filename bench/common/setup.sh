@@ -1,5 +1,6 @@
 # setup.sh - what the run.sh of the benchmark drivers shares (bench/conv,
-# bench/eltwise, bench/gemm, bench/samples, bench/shapefn), sourced first:
+# bench/eltwise, bench/gemm, bench/samples, bench/shapefn; bench/scale too),
+# sourced first:
 #
 #   . "$(dirname "$0")/../common/setup.sh"
 #

@@ -39,12 +39,8 @@
 # Exit status: 0 when every ratio is at most 6 (any ratio with TINY=1) and
 # every run succeeded, 1 otherwise, 2 for a setup problem.
 
-set -eu
-
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$(dirname "$here")")
-AXONC=${AXONC:-$root/build/axonc}
-TINY=${TINY:-0}
+# shellcheck source=bench/common/setup.sh
+. "$(dirname "$0")/../common/setup.sh"
 if [ "$TINY" = 1 ]; then
     N=${N:-2}
     REPEAT=${REPEAT:-2}
@@ -57,10 +53,6 @@ CMDS=${CMDS:-check emit}
 PYTHON=${PYTHON:-python3}
 GEN=$here/gen_scale.py
 
-if [ ! -x "$AXONC" ]; then
-    echo "run.sh: no compiler at '$AXONC' (run 'make' first, or set AXONC)" >&2
-    exit 2
-fi
 if ! command -v "$PYTHON" >/dev/null 2>&1; then
     echo "run.sh: '$PYTHON' not found (set PYTHON)" >&2
     exit 2
