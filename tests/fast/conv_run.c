@@ -78,24 +78,10 @@ AXON_RUN_FN void axon__sgemm_serial(int64_t m, int64_t n, int64_t k, const float
 #include "runtime/fast/norm.c"
 #include "runtime/fast/reduce.c"
 #endif
-#define AXON_T AXON__F32_T
+#define KT_TYPE F32
 #define AXON_K(n) axon__k_##n##_f32
-#define AXON_FLT AXON__F32_FLT
-#define AXON_ACC AXON__F32_ACC
-#define AXON_LD(p) AXON__F32_LD(p)
-#define AXON_ST(p, v) AXON__F32_ST(p, v)
-#define AXON_TYPE AXON__F32_TYPE
-#include "runtime/kernels/conv.c"
-#include "runtime/kernels/pool.c"
-#include "runtime/kernels/norm.c"
-#include "runtime/kernels/reduce.c"
-#undef AXON_T
-#undef AXON_K
-#undef AXON_FLT
-#undef AXON_ACC
-#undef AXON_LD
-#undef AXON_ST
-#undef AXON_TYPE
+#define KT_TEMPLATES (KT_REDUCE | KT_CONV | KT_POOL | KT_NORM)
+#include "tests/kernels/instantiate.h"
 #ifdef CONV_REF_FIRST
 #include "runtime/fast/vec.c"
 #include "runtime/fast/conv.c"

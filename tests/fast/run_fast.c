@@ -38,22 +38,10 @@
 #include "runtime/kernels/types.h"
 #include "runtime/kernels/tensor.c"
 
-#define AXON_T AXON__F32_T
+#define KT_TYPE F32
 #define AXON_K(n) axon__k_##n##_f32
-#define AXON_FLT AXON__F32_FLT
-#define AXON_ACC AXON__F32_ACC
-#define AXON_LD(p) AXON__F32_LD(p)
-#define AXON_ST(p, v) AXON__F32_ST(p, v)
-#define AXON_TYPE AXON__F32_TYPE
-#include "runtime/kernels/matmul.c"
-#include "runtime/kernels/einsum.c"
-#undef AXON_T
-#undef AXON_K
-#undef AXON_FLT
-#undef AXON_ACC
-#undef AXON_LD
-#undef AXON_ST
-#undef AXON_TYPE
+#define KT_TEMPLATES (KT_MATMUL | KT_EINSUM)
+#include "tests/kernels/instantiate.h"
 
 #include "runtime/fast/fast.h"
 #include "runtime/fast/gemm.c"

@@ -46,113 +46,53 @@
 
 /* ---- the instantiations: every template for every type ------------------ */
 
-#define AXON_T AXON__BOOL_T
+#define KT_TYPE BOOL
 #define AXON_K(n) axon__k_##n##_bool
-#define AXON_FLT AXON__BOOL_FLT
-#define AXON_ACC AXON__BOOL_ACC
-#define AXON_LD(p) AXON__BOOL_LD(p)
-#define AXON_ST(p, v) AXON__BOOL_ST(p, v)
-#define AXON_TYPE AXON__BOOL_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__I8_T
+#define KT_TYPE I8
 #define AXON_K(n) axon__k_##n##_i8
-#define AXON_FLT AXON__I8_FLT
-#define AXON_ACC AXON__I8_ACC
-#define AXON_LD(p) AXON__I8_LD(p)
-#define AXON_ST(p, v) AXON__I8_ST(p, v)
-#define AXON_TYPE AXON__I8_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__I16_T
+#define KT_TYPE I16
 #define AXON_K(n) axon__k_##n##_i16
-#define AXON_FLT AXON__I16_FLT
-#define AXON_ACC AXON__I16_ACC
-#define AXON_LD(p) AXON__I16_LD(p)
-#define AXON_ST(p, v) AXON__I16_ST(p, v)
-#define AXON_TYPE AXON__I16_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__I32_T
+#define KT_TYPE I32
 #define AXON_K(n) axon__k_##n##_i32
-#define AXON_FLT AXON__I32_FLT
-#define AXON_ACC AXON__I32_ACC
-#define AXON_LD(p) AXON__I32_LD(p)
-#define AXON_ST(p, v) AXON__I32_ST(p, v)
-#define AXON_TYPE AXON__I32_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__I64_T
+#define KT_TYPE I64
 #define AXON_K(n) axon__k_##n##_i64
-#define AXON_FLT AXON__I64_FLT
-#define AXON_ACC AXON__I64_ACC
-#define AXON_LD(p) AXON__I64_LD(p)
-#define AXON_ST(p, v) AXON__I64_ST(p, v)
-#define AXON_TYPE AXON__I64_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__U8_T
+#define KT_TYPE U8
 #define AXON_K(n) axon__k_##n##_u8
-#define AXON_FLT AXON__U8_FLT
-#define AXON_ACC AXON__U8_ACC
-#define AXON_LD(p) AXON__U8_LD(p)
-#define AXON_ST(p, v) AXON__U8_ST(p, v)
-#define AXON_TYPE AXON__U8_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__U16_T
+#define KT_TYPE U16
 #define AXON_K(n) axon__k_##n##_u16
-#define AXON_FLT AXON__U16_FLT
-#define AXON_ACC AXON__U16_ACC
-#define AXON_LD(p) AXON__U16_LD(p)
-#define AXON_ST(p, v) AXON__U16_ST(p, v)
-#define AXON_TYPE AXON__U16_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__U32_T
+#define KT_TYPE U32
 #define AXON_K(n) axon__k_##n##_u32
-#define AXON_FLT AXON__U32_FLT
-#define AXON_ACC AXON__U32_ACC
-#define AXON_LD(p) AXON__U32_LD(p)
-#define AXON_ST(p, v) AXON__U32_ST(p, v)
-#define AXON_TYPE AXON__U32_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__F16_T
+#define KT_TYPE F16
 #define AXON_K(n) axon__k_##n##_f16
-#define AXON_FLT AXON__F16_FLT
-#define AXON_ACC AXON__F16_ACC
-#define AXON_LD(p) AXON__F16_LD(p)
-#define AXON_ST(p, v) AXON__F16_ST(p, v)
-#define AXON_TYPE AXON__F16_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__BF16_T
+#define KT_TYPE BF16
 #define AXON_K(n) axon__k_##n##_bf16
-#define AXON_FLT AXON__BF16_FLT
-#define AXON_ACC AXON__BF16_ACC
-#define AXON_LD(p) AXON__BF16_LD(p)
-#define AXON_ST(p, v) AXON__BF16_ST(p, v)
-#define AXON_TYPE AXON__BF16_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__F32_T
+#define KT_TYPE F32
 #define AXON_K(n) axon__k_##n##_f32
-#define AXON_FLT AXON__F32_FLT
-#define AXON_ACC AXON__F32_ACC
-#define AXON_LD(p) AXON__F32_LD(p)
-#define AXON_ST(p, v) AXON__F32_ST(p, v)
-#define AXON_TYPE AXON__F32_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
-#define AXON_T AXON__F64_T
+#define KT_TYPE F64
 #define AXON_K(n) axon__k_##n##_f64
-#define AXON_FLT AXON__F64_FLT
-#define AXON_ACC AXON__F64_ACC
-#define AXON_LD(p) AXON__F64_LD(p)
-#define AXON_ST(p, v) AXON__F64_ST(p, v)
-#define AXON_TYPE AXON__F64_TYPE
-#include "tests/kernels/templates.h"
+#include "tests/kernels/instantiate.h"
 
 /* ---- the kernels of one type, by pointer -------------------------------- */
 
