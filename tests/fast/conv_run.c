@@ -99,21 +99,7 @@ __global__ void conv_scratch_on_device(const axon_shape *s, const int64_t *p, in
 }
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
-#ifdef HAVE_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
+#include "tests/kernels/canary.h"   /* HAVE_ASAN, POISON, UNPOISON */
 
 static void set_threads(int n)
 {

@@ -47,18 +47,7 @@
 #include "runtime/fast/gemm.c"
 #include "runtime/fast/matmul.c"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
-#ifdef HAVE_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
-
-#define CANARY 64
+#include "tests/kernels/canary.h"
 
 #ifdef __CUDACC__
 /* The scratch functions are AXON_FN: prepare() calls them on the device
@@ -78,11 +67,6 @@ typedef struct buffer {
     int64_t n;
 } buffer;
 
-static unsigned char canary_byte(int64_t i)
-{
-    return (unsigned char)(0xa5 ^ (i * 37));
-}
-
 static void buf_init(buffer *b, int64_t n, int64_t shift)
 {
     uintptr_t u;
@@ -94,10 +78,7 @@ static void buf_init(buffer *b, int64_t n, int64_t shift)
     }
     u = (uintptr_t)(b->raw + CANARY);
     b->block = b->raw + (64 - u % 64) % 64 + shift % 64;
-    for (int64_t i = 0; i < CANARY; i++) {
-        b->block[i] = canary_byte(i);
-        b->block[CANARY + n + i] = canary_byte(i + CANARY);
-    }
+    canary_set(b->block, n);
 }
 
 static unsigned char *buf_data(const buffer *b)
@@ -112,30 +93,13 @@ static void buf_free(buffer *b)
 
 static int buf_canary_ok(const buffer *b)
 {
-    for (int64_t i = 0; i < CANARY; i++)
-        if (b->block[i] != canary_byte(i) || b->block[CANARY + b->n + i] != canary_byte(i + CANARY))
-            return 0;
-    return 1;
+    return canary_ok(b->block, b->n);
 }
 
 static void poison(buffer *b, int n, int on)
 {
-#ifdef HAVE_ASAN
-    for (int i = 0; i < n; i++) {
-        unsigned char *head = b[i].block, *tail = b[i].block + CANARY + b[i].n;
-        if (on) {
-            ASAN_POISON_MEMORY_REGION(head, CANARY);
-            ASAN_POISON_MEMORY_REGION(tail, CANARY);
-        } else {
-            ASAN_UNPOISON_MEMORY_REGION(head, CANARY);
-            ASAN_UNPOISON_MEMORY_REGION(tail, CANARY);
-        }
-    }
-#else
-    (void)b;
-    (void)n;
-    (void)on;
-#endif
+    for (int i = 0; i < n; i++)
+        canary_poison(b[i].block, b[i].n, on);
 }
 
 static int64_t num(void)

@@ -33,16 +33,7 @@
 #include "runtime/kernels/convert.c"
 #include "runtime/kernels/workspace.c"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
-#ifdef HAVE_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
+#include "tests/kernels/canary.h"
 
 /* ---- the instantiations: every template for every type ------------------ */
 
@@ -194,7 +185,6 @@ static int type_index(const char *name)
 
 /* ---- buffers, with canaries ------------------------------------------- */
 
-#define CANARY 64
 #define MAXBUF 8
 #define MAXPARAM 1024
 
@@ -203,11 +193,6 @@ typedef struct buffer {
     int64_t n, size;            /* elements, bytes of one */
     unsigned char *block;       /* CANARY + n * size + CANARY bytes */
 } buffer;
-
-static unsigned char canary_byte(int64_t i)
-{
-    return (unsigned char)(0xA5 ^ (i * 37));
-}
 
 static void *buf_data(const buffer *b)
 {
@@ -223,10 +208,7 @@ static void buf_read(buffer *b)
     b->block = (unsigned char *)malloc((size_t)(2 * CANARY + b->n * b->size));
     if (!b->block)
         die("out of memory");
-    for (int64_t i = 0; i < CANARY; i++) {
-        b->block[i] = canary_byte(i);
-        b->block[CANARY + b->n * b->size + i] = canary_byte(i + CANARY);
-    }
+    canary_set(b->block, b->n * b->size);
     d = (unsigned char *)buf_data(b);
     for (int64_t i = 0; i < b->n; i++) {
         uint64_t v = strtoull(need(), NULL, 16);
@@ -237,10 +219,7 @@ static void buf_read(buffer *b)
 
 static int buf_canary_ok(const buffer *b)
 {
-    for (int64_t i = 0; i < CANARY; i++)
-        if (b->block[i] != canary_byte(i) || b->block[CANARY + b->n * b->size + i] != canary_byte(i + CANARY))
-            return 0;
-    return 1;
+    return canary_ok(b->block, b->n * b->size);
 }
 
 static void buf_write(const buffer *b)
@@ -258,22 +237,8 @@ static void buf_write(const buffer *b)
 
 static void poison(buffer *b, int n, int on)
 {
-#ifdef HAVE_ASAN
-    for (int i = 0; i < n; i++) {
-        unsigned char *head = b[i].block, *tail = b[i].block + CANARY + b[i].n * b[i].size;
-        if (on) {
-            ASAN_POISON_MEMORY_REGION(head, CANARY);
-            ASAN_POISON_MEMORY_REGION(tail, CANARY);
-        } else {
-            ASAN_UNPOISON_MEMORY_REGION(head, CANARY);
-            ASAN_UNPOISON_MEMORY_REGION(tail, CANARY);
-        }
-    }
-#else
-    (void)b;
-    (void)n;
-    (void)on;
-#endif
+    for (int i = 0; i < n; i++)
+        canary_poison(b[i].block, b[i].n * b[i].size, on);
 }
 
 /* ---- one case ----------------------------------------------------------- */
