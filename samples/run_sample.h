@@ -6,18 +6,38 @@
  * the last bits of a float sum may differ between libm versions), the
  * workspace, and the sum of the intermediates' sizes that the plan lists
  * (what every intermediate would take in a buffer of its own).  The samples'
- * tensors are f32 (element variables take --elem-type's default).  Include
- * after a generated header that defines its P_IMPLEMENTATION. */
+ * tensors are f32 (element variables take --elem-type's default).  And
+ * allocate_buffers(): every buffer a plan sizes, allocated and freed.
+ * Include after a generated header that defines its P_IMPLEMENTATION. */
 #ifndef SAMPLES_RUN_SAMPLE_H
 #define SAMPLES_RUN_SAMPLE_H
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static float sample_value(unsigned long *seed)
+static inline float sample_value(unsigned long *seed)
 {
     *seed = (*seed * 1103515245UL + 12345UL) & 0x7fffffffUL;
     return (float)((long)(*seed >> 8) - (1L << 22)) / (float)(1L << 23);
+}
+
+/* One buffer for each of the n sizes in bytes[] and of the m in more[]
+ * (a plan's out_bytes, then its tmp_bytes), allocated at once; prints
+ * "  allocated N bytes WHAT" with their total, then frees them. */
+static inline void allocate_buffers(const char *what, int n, const int64_t bytes[], int m, const int64_t more[])
+{
+    void **buf = (void **)malloc((size_t)(n + m + 1) * sizeof *buf);
+    int64_t total = 0;
+    for (int i = 0; i < n + m; i++) {
+        int64_t b = i < n ? bytes[i] : more[i - n];
+        if (buf)
+            buf[i] = malloc((size_t)(b > 0 ? b : 1));
+        total += b;
+    }
+    printf("  allocated %lld bytes %s\n", (long long)total, what);
+    for (int i = 0; buf && i < n + m; i++)
+        free(buf[i]);
+    free(buf);
 }
 
 /* F: P_NAME; plan: its prepared plan; in: the input shapes. */

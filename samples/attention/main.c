@@ -7,15 +7,8 @@
 
 #define ATTENTION_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "attention.h"
+#include "print_tensor.h"
 #include "run_sample.h"
-
-static void print_shape(const char *what, const axon_shape *s)
-{
-    printf("  %-8s [", what);
-    for (int i = 0; i < s->rank; i++)
-        printf(i ? ", %lld" : "%lld", (long long)s->dims[i]);
-    printf("]\n");
-}
 
 int main(void)
 {
@@ -35,31 +28,23 @@ int main(void)
     }
     RUN_SAMPLE(attention_attention, plan, in);
     printf("attention: inputs accepted\n");
-    print_shape("x", &in[attention_attention_IN_x]);
-    print_shape("heads", &in[attention_attention_IN_heads]);
-    print_shape("output", &plan.out[attention_attention_OUT_0]);
-    print_shape("q", &plan.tmp[attention_attention_TMP_q]);
-    print_shape("scores", &plan.tmp[attention_attention_TMP_scores]);
-    print_shape("weights", &plan.tmp[attention_attention_TMP_weights]);
-    print_shape("context", &plan.tmp[attention_attention_TMP_context]);
+    print_shape(8, "x", &in[attention_attention_IN_x]);
+    print_shape(8, "heads", &in[attention_attention_IN_heads]);
+    print_shape(8, "output", &plan.out[attention_attention_OUT_0]);
+    print_shape(8, "q", &plan.tmp[attention_attention_TMP_q]);
+    print_shape(8, "scores", &plan.tmp[attention_attention_TMP_scores]);
+    print_shape(8, "weights", &plan.tmp[attention_attention_TMP_weights]);
+    print_shape(8, "context", &plan.tmp[attention_attention_TMP_context]);
     printf("  dims: b=%lld n=%lld d=%lld h=%lld (head width %lld)\n", (long long)plan.dims.b,
            (long long)plan.dims.n, (long long)plan.dims.d, (long long)plan.dims.h,
            (long long)(plan.dims.d / plan.dims.h));
 
     /* Every buffer sized from the plan: the output and each intermediate. */
-    int64_t total = plan.out_bytes[attention_attention_OUT_0];
-    void *out = malloc((size_t)plan.out_bytes[attention_attention_OUT_0]);
-    for (int i = 0; i < attention_attention_NUM_TEMPS; i++) {
-        void *tmp = malloc((size_t)plan.tmp_bytes[i]);
-        printf("  %s: %lld elements, %lld bytes\n", attention_attention_temp_name(i),
-               (long long)plan.tmp_elements[i], (long long)plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-        free(tmp);
-    }
+    print_temp_sizes(attention_attention_NUM_TEMPS, attention_attention_temp_name, plan.tmp_elements, plan.tmp_bytes);
     printf("  output: %lld elements, %lld bytes\n", (long long)plan.out_elements[attention_attention_OUT_0],
            (long long)plan.out_bytes[attention_attention_OUT_0]);
-    printf("  allocated %lld bytes in all\n", (long long)total);
-    free(out);
+    allocate_buffers("in all", attention_attention_NUM_OUTPUTS, plan.out_bytes, attention_attention_NUM_TEMPS,
+                     plan.tmp_bytes);
 
     /* 6 heads do not divide the width 64: reshape's clause says so. */
     axon_shape shapes[attention_attention_NUM_OUTPUTS];

@@ -32,12 +32,10 @@ int main(void)
     }
     RUN_SAMPLE(cnn_cnn, plan, in);
     printf("cnn: inputs accepted\n");
-    for (int i = 0; i < cnn_cnn_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_inputs(cnn_cnn_NUM_INPUTS, names, in, -1);
     print_tensor("output", "1", &plan.out[cnn_cnn_OUT_0], plan.out_elements[cnn_cnn_OUT_0],
                  plan.out_bytes[cnn_cnn_OUT_0]);
-    for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++)
-        print_tensor("temp", cnn_cnn_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    print_temps(cnn_cnn_NUM_TEMPS, cnn_cnn_temp_name, plan.tmp, plan.tmp_elements, plan.tmp_bytes);
     printf("  dims   n=%lld a=%lld b=%lld c=%lld (x), d=%lld e=%lld f=%lld (K1),\n", (long long)plan.dims.n,
            (long long)plan.dims.a, (long long)plan.dims.b, (long long)plan.dims.c, (long long)plan.dims.d,
            (long long)plan.dims.e, (long long)plan.dims.f);
@@ -46,17 +44,8 @@ int main(void)
            (long long)plan.dims.k);
 
     /* Every buffer sized from the plan: the output, then the temporaries. */
-    void *out = malloc((size_t)plan.out_bytes[cnn_cnn_OUT_0]);
-    void *tmp[cnn_cnn_NUM_TEMPS];
-    int64_t total = plan.out_bytes[cnn_cnn_OUT_0];
-    for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++) {
-        tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
-    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
-    for (int i = 0; i < cnn_cnn_NUM_TEMPS; i++)
-        free(tmp[i]);
-    free(out);
+    allocate_buffers("for the output and the temporaries", cnn_cnn_NUM_OUTPUTS, plan.out_bytes, cnn_cnn_NUM_TEMPS,
+                     plan.tmp_bytes);
 
     /* Taller images (36 rows): the classifier filter no longer covers the
      * whole 28-row feature map, c - f - i - l + 3 is 5, not 1. */

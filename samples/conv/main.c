@@ -28,8 +28,7 @@ int main(void)
     }
     RUN_SAMPLE(conv_conv, plan, in);
     printf("conv: inputs accepted\n");
-    for (int i = 0; i < conv_conv_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_inputs(conv_conv_NUM_INPUTS, names, in, -1);
     print_tensor("output", "1", &plan.out[conv_conv_OUT_0], plan.out_elements[conv_conv_OUT_0],
                  plan.out_bytes[conv_conv_OUT_0]);
     printf("  (%d temporaries, no symbolic dimensions: every size is a constant)\n", conv_conv_NUM_TEMPS);

@@ -8,15 +8,8 @@
 
 #define ENCODER_IMPLEMENTATION    /* run()'s definitions here (stb-style) */
 #include "encoder.h"
+#include "print_tensor.h"
 #include "run_sample.h"
-
-static void print_shape(const char *what, const axon_shape *s)
-{
-    printf("  %-9s [", what);
-    for (int i = 0; i < s->rank; i++)
-        printf(i ? ", %lld" : "%lld", (long long)s->dims[i]);
-    printf("]\n");
-}
 
 int main(void)
 {
@@ -39,25 +32,17 @@ int main(void)
     }
     RUN_SAMPLE(encoder_encoder, plan, in);
     printf("encoder: inputs accepted\n");
-    print_shape("x", &in[encoder_encoder_IN_x]);
-    print_shape("output", &plan.out[encoder_encoder_OUT_0]);
-    print_shape("attended", &plan.tmp[encoder_encoder_TMP_attended]);
-    print_shape("hidden", &plan.tmp[encoder_encoder_TMP_hidden]);
+    print_shape(9, "x", &in[encoder_encoder_IN_x]);
+    print_shape(9, "output", &plan.out[encoder_encoder_OUT_0]);
+    print_shape(9, "attended", &plan.tmp[encoder_encoder_TMP_attended]);
+    print_shape(9, "hidden", &plan.tmp[encoder_encoder_TMP_hidden]);
     printf("  dims: b=%lld n=%lld d=%lld h=%lld f=%lld\n", (long long)plan.dims.b, (long long)plan.dims.n,
            (long long)plan.dims.d, (long long)plan.dims.h, (long long)plan.dims.f);
 
     /* Every buffer sized from the plan. */
-    int64_t total = plan.out_bytes[encoder_encoder_OUT_0];
-    void *out = malloc((size_t)plan.out_bytes[encoder_encoder_OUT_0]);
-    for (int i = 0; i < encoder_encoder_NUM_TEMPS; i++) {
-        void *tmp = malloc((size_t)plan.tmp_bytes[i]);
-        printf("  %s: %lld elements, %lld bytes\n", encoder_encoder_temp_name(i), (long long)plan.tmp_elements[i],
-               (long long)plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-        free(tmp);
-    }
-    printf("  allocated %lld bytes in all\n", (long long)total);
-    free(out);
+    print_temp_sizes(encoder_encoder_NUM_TEMPS, encoder_encoder_temp_name, plan.tmp_elements, plan.tmp_bytes);
+    allocate_buffers("in all", encoder_encoder_NUM_OUTPUTS, plan.out_bytes, encoder_encoder_NUM_TEMPS,
+                     plan.tmp_bytes);
 
     /* The first feed-forward weight in the other layout, [f, d]. */
     axon_shape shapes[encoder_encoder_NUM_OUTPUTS];

@@ -33,17 +33,14 @@ int main(void)
     }
     RUN_SAMPLE(gpt_block_gpt_block, plan, in);
     printf("gpt_block: inputs accepted\n");
-    for (int i = 0; i < gpt_block_gpt_block_NUM_INPUTS; i++)
-        if (i != IN(heads))     /* (a dims value: a size, not a buffer) */
-            print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    /* (not heads: a dims value, a size, not a buffer) */
+    print_inputs(gpt_block_gpt_block_NUM_INPUTS, names, in, IN(heads));
     printf("  dims   heads = %lld\n", (long long)in[IN(heads)].dims[0]);
     print_tensor("output", "0", &plan.out[gpt_block_gpt_block_OUT_0], plan.out_elements[gpt_block_gpt_block_OUT_0],
                  plan.out_bytes[gpt_block_gpt_block_OUT_0]);
-    int64_t total = plan.out_bytes[gpt_block_gpt_block_OUT_0];
-    for (int i = 0; i < gpt_block_gpt_block_NUM_TEMPS; i++) {
-        print_tensor("temp", gpt_block_gpt_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
+    int64_t total = plan.out_bytes[gpt_block_gpt_block_OUT_0] +
+                    print_temps(gpt_block_gpt_block_NUM_TEMPS, gpt_block_gpt_block_temp_name, plan.tmp,
+                                plan.tmp_elements, plan.tmp_bytes);
     printf("  dims   b=%lld n=%lld d=%lld h=%lld f=%lld; %lld bytes for the output and the intermediates\n",
            (long long)plan.dims.b, (long long)plan.dims.n, (long long)plan.dims.d, (long long)plan.dims.h,
            (long long)plan.dims.f, (long long)total);

@@ -26,19 +26,13 @@ static int show(axon_shape in[kws_kws_NUM_INPUTS])
     }
     RUN_SAMPLE(kws_kws, plan, in);
     printf("kws: inputs accepted\n");
-    for (int i = 0; i < kws_kws_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_inputs(kws_kws_NUM_INPUTS, names, in, -1);
     print_tensor("output", "1", &plan.out[kws_kws_OUT_0], plan.out_elements[kws_kws_OUT_0],
                  plan.out_bytes[kws_kws_OUT_0]);
-    int64_t total = plan.out_bytes[kws_kws_OUT_0];
-    for (int i = 0; i < kws_kws_NUM_TEMPS; i++) {
-        print_tensor("temp", kws_kws_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
+    print_temps(kws_kws_NUM_TEMPS, kws_kws_temp_name, plan.tmp, plan.tmp_elements, plan.tmp_bytes);
     printf("  dims   b=%lld t=%lld\n", (long long)plan.dims.b, (long long)plan.dims.t);
-    void *buf = malloc((size_t)total);
-    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
-    free(buf);
+    allocate_buffers("for the output and the temporaries", kws_kws_NUM_OUTPUTS, plan.out_bytes, kws_kws_NUM_TEMPS,
+                     plan.tmp_bytes);
     return 0;
 }
 

@@ -45,28 +45,17 @@ int main(void)
     }
     RUN_SAMPLE(lstm_lstm, plan, in);
     printf("lstm: inputs accepted\n");
-    for (int i = 0; i < lstm_lstm_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    for (int i = 0; i < lstm_lstm_NUM_OUTPUTS; i++)
-        print_tensor("output", outputs[i], &plan.out[i], plan.out_elements[i], plan.out_bytes[i]);
+    print_inputs(lstm_lstm_NUM_INPUTS, names, in, -1);
+    print_outputs(lstm_lstm_NUM_OUTPUTS, outputs, plan.out, plan.out_elements, plan.out_bytes);
     /* The cell's intermediates are per step, inside the loop: none here. */
-    for (int i = 0; i < lstm_lstm_NUM_TEMPS; i++)
-        print_tensor("temp", lstm_lstm_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    print_temps(lstm_lstm_NUM_TEMPS, lstm_lstm_temp_name, plan.tmp, plan.tmp_elements, plan.tmp_bytes);
     printf("  dims   n=%lld b=%lld d=%lld k=%lld (steps, batch, features, hidden)\n",
            (long long)plan.dims.n, (long long)plan.dims.b, (long long)plan.dims.d, (long long)plan.dims.k);
     printf("         a=%lld c=%lld e=%lld f=%lld g=%lld h=%lld i=%lld j=%lld (gate widths)\n",
            (long long)plan.dims.a, (long long)plan.dims.c, (long long)plan.dims.e, (long long)plan.dims.f,
            (long long)plan.dims.g, (long long)plan.dims.h, (long long)plan.dims.i, (long long)plan.dims.j);
 
-    void *buf[lstm_lstm_NUM_OUTPUTS];
-    int64_t total = 0;
-    for (int i = 0; i < lstm_lstm_NUM_OUTPUTS; i++) {
-        buf[i] = malloc((size_t)plan.out_bytes[i]);
-        total += plan.out_bytes[i];
-    }
-    printf("  allocated %lld bytes for the outputs\n", (long long)total);
-    for (int i = 0; i < lstm_lstm_NUM_OUTPUTS; i++)
-        free(buf[i]);
+    allocate_buffers("for the outputs", lstm_lstm_NUM_OUTPUTS, plan.out_bytes, 0, NULL);
 
     /* The candidate gate's input weights Wc with 12 columns instead of 16:
      * 12 neither equals the hidden size nor is 1, so it cannot broadcast. */

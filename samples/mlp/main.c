@@ -35,27 +35,16 @@ int main(void)
     }
     RUN_SAMPLE(mlp_mlp, plan, in);
     printf("mlp: inputs accepted\n");
-    for (int i = 0; i < mlp_mlp_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_inputs(mlp_mlp_NUM_INPUTS, names, in, -1);
     print_tensor("output", "1", &plan.out[mlp_mlp_OUT_0], plan.out_elements[mlp_mlp_OUT_0],
                  plan.out_bytes[mlp_mlp_OUT_0]);
-    for (int i = 0; i < mlp_mlp_NUM_TEMPS; i++)
-        print_tensor("temp", mlp_mlp_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    print_temps(mlp_mlp_NUM_TEMPS, mlp_mlp_temp_name, plan.tmp, plan.tmp_elements, plan.tmp_bytes);
     printf("  dims   a=%lld b=%lld c=%lld d=%lld e=%lld\n", (long long)plan.dims.a, (long long)plan.dims.b,
            (long long)plan.dims.c, (long long)plan.dims.d, (long long)plan.dims.e);
 
     /* Every buffer sized from the plan: the output, then the temporaries. */
-    void *out = malloc((size_t)plan.out_bytes[mlp_mlp_OUT_0]);
-    void *tmp[mlp_mlp_NUM_TEMPS];
-    int64_t total = plan.out_bytes[mlp_mlp_OUT_0];
-    for (int i = 0; i < mlp_mlp_NUM_TEMPS; i++) {
-        tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
-    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
-    for (int i = 0; i < mlp_mlp_NUM_TEMPS; i++)
-        free(tmp[i]);
-    free(out);
+    allocate_buffers("for the output and the temporaries", mlp_mlp_NUM_OUTPUTS, plan.out_bytes, mlp_mlp_NUM_TEMPS,
+                     plan.tmp_bytes);
 
     /* The second layer's bias with 100 entries for its 128 units. */
     in[mlp_mlp_IN_b2].dims[0] = 100;

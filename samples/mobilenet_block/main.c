@@ -30,21 +30,15 @@ static int show(axon_shape in[mobilenet_block_sep_NUM_INPUTS])
     const axon_shape *stride = &in[mobilenet_block_sep_IN_stride];
     printf("sep, stride %lld x %lld: inputs accepted\n", (long long)stride->dims[0], (long long)stride->dims[1]);
     /* The tensors; the stride (sizes, not a tensor) is in the line above. */
-    for (int i = 0; i < mobilenet_block_sep_NUM_INPUTS; i++)
-        if (i != mobilenet_block_sep_IN_stride)
-            print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_inputs(mobilenet_block_sep_NUM_INPUTS, names, in, mobilenet_block_sep_IN_stride);
     print_tensor("output", "1", &plan.out[mobilenet_block_sep_OUT_0], plan.out_elements[mobilenet_block_sep_OUT_0],
                  plan.out_bytes[mobilenet_block_sep_OUT_0]);
-    int64_t total = plan.out_bytes[mobilenet_block_sep_OUT_0];
-    for (int i = 0; i < mobilenet_block_sep_NUM_TEMPS; i++) {
-        print_tensor("temp", mobilenet_block_sep_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
+    print_temps(mobilenet_block_sep_NUM_TEMPS, mobilenet_block_sep_temp_name, plan.tmp, plan.tmp_elements,
+                plan.tmp_bytes);
     printf("  dims   n=%lld h=%lld w=%lld k=%lld s1=%lld s2=%lld\n", (long long)plan.dims.n, (long long)plan.dims.h,
            (long long)plan.dims.w, (long long)plan.dims.k, (long long)plan.dims.s1, (long long)plan.dims.s2);
-    void *buf = malloc((size_t)total);
-    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
-    free(buf);
+    allocate_buffers("for the output and the temporaries", mobilenet_block_sep_NUM_OUTPUTS, plan.out_bytes,
+                     mobilenet_block_sep_NUM_TEMPS, plan.tmp_bytes);
     return 0;
 }
 

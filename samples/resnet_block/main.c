@@ -28,20 +28,15 @@ static int show(axon_shape in[resnet_block_block_NUM_INPUTS])
     }
     RUN_SAMPLE(resnet_block_block, plan, in);
     printf("block: inputs accepted\n");
-    for (int i = 0; i < resnet_block_block_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_inputs(resnet_block_block_NUM_INPUTS, names, in, -1);
     print_tensor("output", "1", &plan.out[resnet_block_block_OUT_0], plan.out_elements[resnet_block_block_OUT_0],
                  plan.out_bytes[resnet_block_block_OUT_0]);
-    int64_t total = plan.out_bytes[resnet_block_block_OUT_0];
-    for (int i = 0; i < resnet_block_block_NUM_TEMPS; i++) {
-        print_tensor("temp", resnet_block_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
+    print_temps(resnet_block_block_NUM_TEMPS, resnet_block_block_temp_name, plan.tmp, plan.tmp_elements,
+                plan.tmp_bytes);
     printf("  dims   n=%lld c=%lld h=%lld w=%lld k=%lld\n", (long long)plan.dims.n, (long long)plan.dims.c,
            (long long)plan.dims.h, (long long)plan.dims.w, (long long)plan.dims.k);
-    void *buf = malloc((size_t)total);
-    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
-    free(buf);
+    allocate_buffers("for the output and the temporaries", resnet_block_block_NUM_OUTPUTS, plan.out_bytes,
+                     resnet_block_block_NUM_TEMPS, plan.tmp_bytes);
     return 0;
 }
 

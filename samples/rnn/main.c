@@ -39,24 +39,13 @@ int main(void)
     }
     RUN_SAMPLE(rnn_model, plan, in);
     printf("model: inputs accepted\n");
-    for (int i = 0; i < rnn_model_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
-    for (int i = 0; i < rnn_model_NUM_OUTPUTS; i++)
-        print_tensor("output", outputs[i], &plan.out[i], plan.out_elements[i], plan.out_bytes[i]);
-    for (int i = 0; i < rnn_model_NUM_TEMPS; i++)
-        print_tensor("temp", rnn_model_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    print_inputs(rnn_model_NUM_INPUTS, names, in, -1);
+    print_outputs(rnn_model_NUM_OUTPUTS, outputs, plan.out, plan.out_elements, plan.out_bytes);
+    print_temps(rnn_model_NUM_TEMPS, rnn_model_temp_name, plan.tmp, plan.tmp_elements, plan.tmp_bytes);
     printf("  dims   b=%lld k=%lld n=%lld i=%lld (batch, hidden, steps, features)\n", (long long)plan.dims.b,
            (long long)plan.dims.k, (long long)plan.dims.n, (long long)plan.dims.i);
 
-    void *buf[rnn_model_NUM_OUTPUTS];
-    int64_t total = 0;
-    for (int i = 0; i < rnn_model_NUM_OUTPUTS; i++) {
-        buf[i] = malloc((size_t)plan.out_bytes[i]);
-        total += plan.out_bytes[i];
-    }
-    printf("  allocated %lld bytes for the outputs\n", (long long)total);
-    for (int i = 0; i < rnn_model_NUM_OUTPUTS; i++)
-        free(buf[i]);
+    allocate_buffers("for the outputs", rnn_model_NUM_OUTPUTS, plan.out_bytes, 0, NULL);
 
     /* The backward cell's initial state for a batch of 3, not 4. */
     in[rnn_model_IN__s0_prime].dims[0] = 3;

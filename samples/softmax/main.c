@@ -31,25 +31,14 @@ static int show(axon_shape x)
                  axon_bytes(&in[softmax_softmax_IN_x], sizeof(float)));
     print_tensor("output", "1", &plan.out[softmax_softmax_OUT_0], plan.out_elements[softmax_softmax_OUT_0],
                  plan.out_bytes[softmax_softmax_OUT_0]);
-    for (int i = 0; i < softmax_softmax_NUM_TEMPS; i++)
-        print_tensor("temp", softmax_softmax_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
+    print_temps(softmax_softmax_NUM_TEMPS, softmax_softmax_temp_name, plan.tmp, plan.tmp_elements, plan.tmp_bytes);
     /* a is the axis normalised over; b, a shape variable, is all the others. */
-    printf("  dims   a=%lld b=[", (long long)plan.dims.a);
-    for (int i = 0; i < plan.dims.b.rank; i++)
-        printf(i ? ", %lld" : "%lld", (long long)plan.dims.b.dims[i]);
-    printf("]\n");
+    char b[256];
+    format_dims(b, sizeof b, &plan.dims.b);
+    printf("  dims   a=%lld b=%s\n", (long long)plan.dims.a, b);
 
-    void *out = malloc((size_t)plan.out_bytes[softmax_softmax_OUT_0]);
-    void *tmp[softmax_softmax_NUM_TEMPS];
-    int64_t total = plan.out_bytes[softmax_softmax_OUT_0];
-    for (int i = 0; i < softmax_softmax_NUM_TEMPS; i++) {
-        tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
-    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
-    for (int i = 0; i < softmax_softmax_NUM_TEMPS; i++)
-        free(tmp[i]);
-    free(out);
+    allocate_buffers("for the output and the temporaries", softmax_softmax_NUM_OUTPUTS, plan.out_bytes,
+                     softmax_softmax_NUM_TEMPS, plan.tmp_bytes);
     return 0;
 }
 

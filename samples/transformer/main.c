@@ -40,29 +40,18 @@ int main(void)
     }
     RUN_SAMPLE(transformer_block, plan, in);
     printf("block: inputs accepted\n");
-    for (int i = 0; i < transformer_block_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_inputs(transformer_block_NUM_INPUTS, names, in, -1);
     print_tensor("output", "1", &plan.out[transformer_block_OUT_0], plan.out_elements[transformer_block_OUT_0],
                  plan.out_bytes[transformer_block_OUT_0]);
-    for (int i = 0; i < transformer_block_NUM_TEMPS; i++)
-        print_tensor("temp", transformer_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i],
-                     plan.tmp_bytes[i]);
+    print_temps(transformer_block_NUM_TEMPS, transformer_block_temp_name, plan.tmp, plan.tmp_elements,
+                plan.tmp_bytes);
     printf("  dims   n=%lld d=%lld a=%lld v=%lld f=%lld (tokens, width, qk, v, feed-forward)\n",
            (long long)plan.dims.n, (long long)plan.dims.d, (long long)plan.dims.a, (long long)plan.dims.v,
            (long long)plan.dims.f);
 
     /* Every buffer sized from the plan: the output, then the temporaries. */
-    void *out = malloc((size_t)plan.out_bytes[transformer_block_OUT_0]);
-    void *tmp[transformer_block_NUM_TEMPS];
-    int64_t total = plan.out_bytes[transformer_block_OUT_0];
-    for (int i = 0; i < transformer_block_NUM_TEMPS; i++) {
-        tmp[i] = malloc((size_t)plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
-    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
-    for (int i = 0; i < transformer_block_NUM_TEMPS; i++)
-        free(tmp[i]);
-    free(out);
+    allocate_buffers("for the output and the temporaries", transformer_block_NUM_OUTPUTS, plan.out_bytes,
+                     transformer_block_NUM_TEMPS, plan.tmp_bytes);
 
     /* Keys projected to 48 columns while the queries have 32. */
     in[transformer_block_IN_Wk].dims[1] = 48;

@@ -31,20 +31,14 @@ int main(void)
     }
     RUN_SAMPLE(unet_step_unet, plan, in);
     printf("unet: inputs accepted\n");
-    for (int i = 0; i < unet_step_unet_NUM_INPUTS; i++)
-        print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    print_inputs(unet_step_unet_NUM_INPUTS, names, in, -1);
     print_tensor("output", "1", &plan.out[unet_step_unet_OUT_0], plan.out_elements[unet_step_unet_OUT_0],
                  plan.out_bytes[unet_step_unet_OUT_0]);
-    int64_t total = plan.out_bytes[unet_step_unet_OUT_0];
-    for (int i = 0; i < unet_step_unet_NUM_TEMPS; i++) {
-        print_tensor("temp", unet_step_unet_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
+    print_temps(unet_step_unet_NUM_TEMPS, unet_step_unet_temp_name, plan.tmp, plan.tmp_elements, plan.tmp_bytes);
     printf("  dims   n=%lld c=%lld h=%lld w=%lld m=%lld\n", (long long)plan.dims.n, (long long)plan.dims.c,
            (long long)plan.dims.h, (long long)plan.dims.w, (long long)plan.dims.m);
-    void *buf = malloc((size_t)total);
-    printf("  allocated %lld bytes for the output and the temporaries\n", (long long)total);
-    free(buf);
+    allocate_buffers("for the output and the temporaries", unet_step_unet_NUM_OUTPUTS, plan.out_bytes,
+                     unet_step_unet_NUM_TEMPS, plan.tmp_bytes);
 
     in[unet_step_unet_IN_x].dims[2] = 127;
     axon_shape out[unet_step_unet_NUM_OUTPUTS];

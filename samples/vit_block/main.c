@@ -38,17 +38,14 @@ int main(void)
     }
     RUN_SAMPLE(vit_block_vit_block, plan, in);
     printf("vit_block: inputs accepted\n");
-    for (int i = 0; i < vit_block_vit_block_NUM_INPUTS; i++)
-        if (i != IN(heads))     /* (a dims value: a size, not a buffer) */
-            print_tensor("input", names[i], &in[i], axon_elements(&in[i]), axon_bytes(&in[i], sizeof(float)));
+    /* (not heads: a dims value, a size, not a buffer) */
+    print_inputs(vit_block_vit_block_NUM_INPUTS, names, in, IN(heads));
     printf("  dims   heads = %lld\n", (long long)in[IN(heads)].dims[0]);
     print_tensor("output", "0", &plan.out[vit_block_vit_block_OUT_0], plan.out_elements[vit_block_vit_block_OUT_0],
                  plan.out_bytes[vit_block_vit_block_OUT_0]);
-    int64_t total = plan.out_bytes[vit_block_vit_block_OUT_0];
-    for (int i = 0; i < vit_block_vit_block_NUM_TEMPS; i++) {
-        print_tensor("temp", vit_block_vit_block_temp_name(i), &plan.tmp[i], plan.tmp_elements[i], plan.tmp_bytes[i]);
-        total += plan.tmp_bytes[i];
-    }
+    int64_t total = plan.out_bytes[vit_block_vit_block_OUT_0] +
+                    print_temps(vit_block_vit_block_NUM_TEMPS, vit_block_vit_block_temp_name, plan.tmp,
+                                plan.tmp_elements, plan.tmp_bytes);
     printf("  dims   b=%lld p=%lld c=%lld d=%lld h=%lld f=%lld; %lld bytes for the output and the intermediates\n",
            (long long)plan.dims.b, (long long)plan.dims.p, (long long)plan.dims.c, (long long)plan.dims.d,
            (long long)plan.dims.h, (long long)plan.dims.f, (long long)total);
