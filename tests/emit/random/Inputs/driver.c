@@ -565,6 +565,23 @@ static void disagree(const entry *e, long k, const char *what, const or_shape *i
     printf("\n");
 }
 
+/* The first of the n tensors that prepare planned (shapes h, counts he
+ * and hb) whose shape (*shape set) or counts (*shape clear) differ from
+ * the oracle's o: its index, or -1 when none does. */
+static int first_difference(int n, const axon_shape *h, const int64_t *he, const int64_t *hb, const or_shape *o,
+                            int *shape)
+{
+    int64_t e, b;
+    int i;
+    for (i = 0; i < n; i++) {
+        or_count(&o[i], 4, &e, &b);
+        *shape = !same_shape(&h[i], &o[i]);
+        if (*shape || he[i] != e || hb[i] != b)
+            return i;
+    }
+    return -1;
+}
+
 /* Checks prepare against the oracle's outputs and intermediates (valid
  * cases only); returns what is wrong, or NULL.  When an intermediate's shape
  * or counts differ, *bad_tmp is its index and *htmp prepare's shape of it;
@@ -575,7 +592,7 @@ static const char *check_prepare(const entry *e, const or_entry *o, const axon_s
 {
     axon_shape out[OR_MAX_IO], tmp[OR_MAX_TMP];
     int64_t oe[OR_MAX_IO], ob[OR_MAX_IO], te[OR_MAX_TMP], tb[OR_MAX_TMP], n, b;
-    int i, over = 0, ps = e->prep(hin, out, oe, ob, tmp, te, tb, err);
+    int i, shape, over = 0, ps = e->prep(hin, out, oe, ob, tmp, te, tb, err);
     *bad_tmp = -1;
     for (i = 0; i < o->nout + o->ntmp; i++)
         over |= or_count(i < o->nout ? &oout[i] : &otmp[i - o->nout], 4, &n, &b) != OR_VALID;
@@ -583,24 +600,15 @@ static const char *check_prepare(const entry *e, const or_entry *o, const axon_s
         return ps == AXON_ERR_OVERFLOW ? NULL : "prepare: an element or byte count overflows int64 but prepare does not say AXON_ERR_OVERFLOW";
     if (ps != AXON_OK)
         return "prepare fails where the shapes are valid and every count fits";
-    for (i = 0; i < o->nout; i++) {
-        or_count(&oout[i], 4, &n, &b);
-        if (!same_shape(&out[i], &oout[i]))
-            return "prepare: an output shape differs";
-        if (oe[i] != n || ob[i] != b)
-            return "prepare: an output's element or byte count differs";
-    }
-    for (i = 0; i < o->ntmp; i++) {
-        or_count(&otmp[i], 4, &n, &b);
-        *bad_tmp = i;
-        *htmp = tmp[i];
-        if (!same_shape(&tmp[i], &otmp[i]))
-            return "prepare: an intermediate's shape differs";
-        if (te[i] != n || tb[i] != b)
-            return "prepare: an intermediate's element or byte count differs";
-    }
-    *bad_tmp = -1;
-    return NULL;
+    if (first_difference(o->nout, out, oe, ob, oout, &shape) >= 0)
+        return shape ? "prepare: an output shape differs" : "prepare: an output's element or byte count differs";
+    i = first_difference(o->ntmp, tmp, te, tb, otmp, &shape);
+    if (i < 0)
+        return NULL;
+    *bad_tmp = i;
+    *htmp = tmp[i];
+    return shape ? "prepare: an intermediate's shape differs"
+                 : "prepare: an intermediate's element or byte count differs";
 }
 
 /* Whether name is one of the comma-separated names in list. */
