@@ -67,6 +67,17 @@ typedef struct p_add_plan {
 } p_add_plan;
 typedef p_add_plan p_addi_plan;
 
+/* The rest of a plan whose out[0] is set: its counts (f32 elements), the
+ * workspace, size. */
+static inline int fake_planned(p_add_plan *plan, int64_t elements, int64_t workspace_bytes, int64_t size)
+{
+    plan->out_elements[0] = elements;
+    plan->out_bytes[0] = plan->out_max_bytes[0] = 4 * elements;
+    plan->workspace_bytes = workspace_bytes;
+    plan->size = size;
+    return AXON_OK;
+}
+
 static inline int p_add_prepare(const axon_shape in[], p_add_plan *plan, axon_error *err)
 {
     if (in[0].rank != 1 || in[1].rank != 1)
@@ -74,10 +85,7 @@ static inline int p_add_prepare(const axon_shape in[], p_add_plan *plan, axon_er
     if (in[0].dims[0] < 0 || in[1].dims[0] != in[0].dims[0])
         return fake_fail(err, AXON_ERR_SIZE, "y's axis 0 is n");
     plan->out[0] = in[0];
-    plan->out_elements[0] = in[0].dims[0];
-    plan->out_bytes[0] = plan->out_max_bytes[0] = 4 * in[0].dims[0];
-    plan->workspace_bytes = 4 * in[0].dims[0];       /* a scratch copy of x */
-    return AXON_OK;
+    return fake_planned(plan, in[0].dims[0], 4 * in[0].dims[0], 0);  /* the workspace: a scratch copy of x */
 }
 
 static inline int p_addi_prepare(const axon_shape in[], p_addi_plan *plan, axon_error *err)
@@ -104,11 +112,7 @@ static inline int p_emb_prepare(const axon_shape in[], p_emb_plan *plan, axon_er
     plan->out[0].dims[0] = in[1].dims[0];
     plan->out[0].dims[1] = in[0].dims[1];
 #endif
-    plan->out_elements[0] = in[1].dims[0] * in[0].dims[1];
-    plan->out_bytes[0] = plan->out_max_bytes[0] = 4 * plan->out_elements[0];
-    plan->workspace_bytes = 0;
-    plan->size = in[0].dims[0];
-    return AXON_OK;
+    return fake_planned(plan, in[1].dims[0] * in[0].dims[1], 0, in[0].dims[0]);
 }
 
 /* ---- scale : (f32 [n], dims [m]) -> f32 [n] */
@@ -123,11 +127,7 @@ static inline int p_scale_prepare(const axon_shape in[], p_scale_plan *plan, axo
     if (in[0].dims[0] < 0 || in[1].dims[0] < 0)
         return fake_fail(err, AXON_ERR_SIZE, "a negative size");
     plan->out[0] = in[0];
-    plan->out_elements[0] = in[0].dims[0];
-    plan->out_bytes[0] = plan->out_max_bytes[0] = 4 * in[0].dims[0];
-    plan->workspace_bytes = 0;
-    plan->size = in[1].dims[0];
-    return AXON_OK;
+    return fake_planned(plan, in[0].dims[0], 0, in[1].dims[0]);
 }
 
 #if !defined(FAKE_NO_RUN)
