@@ -19,6 +19,10 @@ config.test_exec_root = os.path.join(root, 'build', 'lit', lit_config.params.get
 
 axonc = os.path.abspath(lit_config.params.get('axonc', os.path.join(root, 'build', 'axonc')))
 config.substitutions.append(('%axonc', axonc))
+# The object files of the axonc under test (tests/build/layers.test):
+# build/obj for build/axonc, build/asan for build/asan/axonc.
+objdir = os.path.join(os.path.dirname(axonc), 'obj')
+config.substitutions.append(('%objdir', objdir if os.path.isdir(objdir) else os.path.dirname(axonc)))
 config.substitutions.append(('%root', root))
 config.substitutions.append(('%inputs', os.path.join(config.test_source_root, 'Inputs')))
 

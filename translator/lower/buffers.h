@@ -66,7 +66,7 @@ int lower_spec_permutation(const char *spec, int *perm, int *rank);
 int64_t layout_place(const RunLayout *L, const int64_t *size, int64_t *offset);
 
 /* Whether node n is an f32 element-wise operator that fusion takes
- * (a chain `relu(x * g + b)` computed in one loop: emit_run.c). */
+ * (a chain `relu(x * g + b)` computed in one loop: emit_fused.c). */
 int lower_fusable(const LNode *n);
 /* Whether node n computes its value in one fused loop: an f32
  * element-wise operator (alone too: the loop vectorises where the generic

@@ -779,7 +779,7 @@ static Value *eval(Low *lo, Expr *e, Env *env, Subst *S)
 /* ---- the exported function ----------------------------------------------- */
 
 /* The inputs of a parameter of type t, tuples flattened as the shape
- * functions flatten them (emit_fn.c). */
+ * functions flatten them (plan/fnplan.c). */
 static Value *input(Low *lo, Type *t, Loc loc)
 {
     step(lo);

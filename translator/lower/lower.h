@@ -4,7 +4,7 @@
  * operators over tensor nodes, and loops (map, map2, reduce, loop) whose
  * bodies are blocks of their own.  Each node's shape is a term over the
  * exported function's own variables, which the header's plan computes at
- * run time (emit_run.c); the views, buffers and lifetimes are buffers.c's.
+ * run time (plan/runplan.c); the views, buffers and lifetimes are buffers.c's.
  *
  * The lowering evaluates the typed syntax tree with an environment, as an
  * interpreter would, but makes nodes instead of values: a call of a
@@ -49,7 +49,7 @@ struct LNode {
     double fval;           /* LN_LITERAL */
     int64_t ival;
     int is_float;          /* LN_LITERAL: written with a fraction */
-    void *aux;             /* buffers.c and emit_run.c */
+    void *aux;             /* buffers.c, runplan.c and emit/ */
 };
 
 /* A block: the nodes and loops of one straight-line sequence, in order. */
@@ -129,7 +129,7 @@ enum { LOWER_MAX_STEPS = 20 * LOWER_MAX_NODES };
 LowerProgram *lower_program(Compilation *cp, int elem_default);
 
 /* Lowers exported function b (a function of the program, first-order:
- * emit.c exports no other).  Returns NULL with *why saying what run()
+ * the driver exports no other).  Returns NULL with *why saying what run()
  * cannot do here. */
 LFunc *lower_function(LowerProgram *lp, Binding *b, const char **why);
 

@@ -290,7 +290,7 @@ static int try_cons(Pl *pl, Constraint *k)
     case C_RANK:
         return try_count(pl, k);
     case C_FITS: {
-        /* computed with checked arithmetic (emit_fn.c), once per size */
+        /* computed with checked arithmetic (emit_sizes.c), once per size */
         Dim *d = dim_norm(pl->c, k->l);
         if (!plan_dim_known(pl->p, d))
             return 0;
@@ -566,7 +566,7 @@ static int input_has_ragged(Shape *s)
 }
 
 /* A residual `x = e` (or `e = x`) whose x a solve left unknown where a
- * factor is 0 at run time, e known: e gives x there (emit_fn.c, open_var_from),
+ * factor is 0 at run time, e known: e gives x there (emit_checks.c, open_var_from),
  * so its check goes right after the solve, before steps that read x
  * (they would be skipped while x is unknown).  `where b = (b * c) / 2`
  * with c = 0: b * c says nothing of b, the clause says b = 0. */
@@ -675,7 +675,7 @@ int plan_function(Plan *p, const Scheme *s)
         k->from = "the size an operation found";
         k->validated = 1;
         k->maybe_unknown = 1;   /* AXON_DIM_UNKNOWN until its operation runs:
-                                 * what reads it waits (emit_run.c) */
+                                 * what reads it waits (runplan.h) */
         pl_set_var(&pl, v, k);
     }
     /* Simple steps first; a solve by a run-time factor only when no simple

@@ -55,7 +55,7 @@ typedef struct PVar {       /* what the plan knows of a dimension variable */
                              * value; what depends on it is then unknown too */
     int assignable;         /* local is the solve's own (a solve's or a bind's,
                              * not run()'s dyn[]): a residual `x = e` may give
-                             * it where it is unknown (emit_fn.c, open_var_from) */
+                             * it where it is unknown (emit_checks.c, open_var_from) */
     const struct PVal *val; /* a stand-in for a known expression
                              * (plan_known_subst): its value; local unset */
     int since;              /* the step that binds it (plan_var) */
@@ -150,14 +150,14 @@ typedef struct Plan {
     int nlocal;
     DimMap known_ix;        /* a variable's Dim -> KnownIx: the expressions
                              * of `known` that may stand in where it occurs
-                             * (plan.c, index_known), so that each lookup
+                             * (plan_known.c, index_known), so that each lookup
                              * reads a few, not all */
     struct KnownRef *lead_other;   /* those whose lead term has no variable */
     uint32_t ix_stamp;
     PtrVec splitting;       /* Dim*: being split (plan_known_split) */
     const PtrVec *dyn_known;    /* DVar*: sizes an operation produces that the
                             * code has at hand as dyn[k] (run()'s shapes
-                            * after a nonzero: emit_run.c) */
+                            * after a nonzero: runplan.h) */
 } Plan;
 
 #endif

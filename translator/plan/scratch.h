@@ -1,7 +1,7 @@
 /* scratch.h - the scratch run()'s fast kernels take for a step at given
  * sizes, the most over the targets runtime/fast/fast.h knows (AVX-512,
  * AVX, 128-bit vectors, plain C).  A function whose sizes are bounded
- * (spec 8b) reserves it in P_NAME_WORKSPACE_BYTES_MAX (emit_run.c), so
+ * (spec 8b) reserves it in P_NAME_WORKSPACE_BYTES_MAX (kernels.c), so
  * that a static arena also runs the fast kernels; prepare() still checks
  * the need at the actual sizes against the arena and runs the reference
  * where it would not fit. */
